@@ -1,0 +1,136 @@
+package dev.resyncmeter.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The agent's settings from {@code -javaagent:resync-meter-agent.jar[=key=value,...]} and from
+ * {@code RESYNC_METER_*} environment variables; an argument wins over its variable. Parsing never
+ * fails: each bad piece becomes one problem line and its key keeps the default.
+ */
+public final class AgentArguments {
+
+  public static final String DEFAULT_HOST = "0.0.0.0";
+  public static final int DEFAULT_PORT = 9464;
+  static final List<String> KEYS = List.of("host", "port");
+
+  private String host = DEFAULT_HOST;
+  private int port = DEFAULT_PORT;
+  private final List<String> problems = new ArrayList<>();
+
+  private AgentArguments() {}
+
+  public static AgentArguments parse(String agentArgs, Map<String, String> environment) {
+    AgentArguments result = new AgentArguments();
+    for (String key : KEYS) {
+      String variable = "RESYNC_METER_" + key.toUpperCase(Locale.ROOT);
+      String value = environment.get(variable);
+      if (value != null) {
+        result.set(key, value, "environment variable " + variable);
+      }
+    }
+    if (agentArgs != null && !agentArgs.isEmpty()) {
+      result.parseAgentArgs(agentArgs);
+    }
+    return result;
+  }
+
+  private void parseAgentArgs(String agentArgs) {
+    String[] pieces = agentArgs.split(",", -1);
+    for (String piece : pieces) {
+      String trimmed = piece.trim();
+      if (trimmed.isEmpty()) {
+        problems.add("empty agent argument (stray ',') in '" + printable(agentArgs) + "'; ignored");
+        continue;
+      }
+      int eq = trimmed.indexOf('=');
+      if (eq <= 0) {
+        problems.add(
+            "malformed agent argument '" + printable(trimmed) + "': expected key=value with key one of "
+                + KEYS + "; ignored");
+        continue;
+      }
+      String key = trimmed.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+      String value = trimmed.substring(eq + 1).trim();
+      if (!KEYS.contains(key)) {
+        problems.add(
+            "unknown agent argument '" + printable(trimmed.substring(0, eq).trim()) + "' (known: "
+                + String.join(", ", KEYS) + "); ignored");
+        continue;
+      }
+      set(key, value, "agent argument " + key);
+    }
+  }
+
+  private void set(String key, String value, String source) {
+    switch (key) {
+      case "host" -> {
+        if (value.isEmpty() || !value.chars().allMatch(AgentArguments::isHostChar)) {
+          problems.add(
+              "bad value for " + source + " '" + printable(value) + "': expected a host name or IP address; using "
+                  + host);
+        } else {
+          host = value;
+        }
+      }
+      case "port" -> {
+        Integer parsed = parsePort(value);
+        if (parsed == null) {
+          problems.add(
+              "bad value for " + source + " '" + printable(value)
+                  + "': expected a port number from 0 to 65535 (0 picks a free port); using " + port);
+        } else {
+          port = parsed;
+        }
+      }
+      default -> throw new IllegalStateException("unhandled key " + key);
+    }
+  }
+
+  private static Integer parsePort(String value) {
+    if (value.isEmpty() || value.length() > 5 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return null;
+    }
+    int port = Integer.parseInt(value);
+    return port <= 65535 ? port : null;
+  }
+
+  private static boolean isHostChar(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || c == '.' || c == '-' || c == ':' || c == '_' || c == '[' || c == ']' || c == '%';
+  }
+
+  /** Keeps a problem line on one line and readable whatever bytes the argument held. */
+  static String printable(String value) {
+    StringBuilder out = new StringBuilder();
+    value.codePoints()
+        .limit(80)
+        .forEach(
+            c -> {
+              if (c >= 0x20 && c < 0x7f) {
+                out.appendCodePoint(c);
+              } else {
+                out.append(String.format("\\u%04x", c & 0xffff));
+              }
+            });
+    if (value.codePointCount(0, value.length()) > 80) {
+      out.append("...");
+    }
+    return out.toString();
+  }
+
+  public String host() {
+    return host;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** One line each: what was wrong and what the agent does instead. */
+  public List<String> problems() {
+    return List.copyOf(problems);
+  }
+}

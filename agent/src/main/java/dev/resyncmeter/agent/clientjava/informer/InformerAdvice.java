@@ -1,0 +1,160 @@
+package dev.resyncmeter.agent.clientjava.informer;
+
+import io.kubernetes.client.common.KubernetesObject;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The advice woven into client-java's informer classes. Each piece is inlined into the host's class
+ * (so it may name client-java types) and only hands what it sees to {@link InformerBridge}.
+ * {@code suppress = Throwable.class}: a fault in the agent never reaches the host.
+ */
+final class InformerAdvice {
+
+  private InformerAdvice() {}
+
+  /** {@code DefaultSharedIndexInformer(Class, ListerWatcher, long, DeltaFIFO, Indexer, BiConsumer)}. */
+  static final class InformerConstructor {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(
+        @Advice.Argument(0) Class<?> apiType,
+        @Advice.Argument(2) long resyncPeriodMillis,
+        @Advice.Argument(3) Object deltaFifo,
+        @Advice.FieldValue("processor") Object processor) {
+      InformerBridge.informerCreated(apiType, resyncPeriodMillis, deltaFifo, processor);
+    }
+  }
+
+  /** {@code ProcessorListener(ResourceEventHandler, long resyncPeriod)}. */
+  static final class ListenerConstructor {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object listener, @Advice.Argument(0) Object handler, @Advice.Argument(1) long resyncPeriod) {
+      InformerBridge.listenerCreated(listener, handler, resyncPeriod);
+    }
+  }
+
+  /** {@code SharedProcessor.addListenerLocked(ProcessorListener)}: both add paths go through it. */
+  static final class AddListener {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object processor, @Advice.Argument(0) Object listener) {
+      InformerBridge.listenerAdded(processor, listener);
+    }
+  }
+
+  /** {@code SharedProcessor.distribute(Notification, boolean isSync)}. */
+  static final class Distribute {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.Argument(0) Object notification, @Advice.Argument(1) boolean isSync) {
+      InformerBridge.distributeStarting(notification, isSync);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.This Object processor, @Advice.Argument(0) Object notification, @Advice.Argument(1) boolean isSync) {
+      InformerBridge.distributeFinished(processor, notification, isSync);
+    }
+  }
+
+  /** {@code ProcessorListener.add(Notification)}. */
+  static final class ListenerAdd {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      InformerBridge.notificationQueued();
+    }
+  }
+
+  /** {@code ProcessorListener.run()}: the listener's thread, for as long as it lives. */
+  static final class ListenerRun {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object listener) {
+      InformerBridge.listenerThreadStarted(listener);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit() {
+      InformerBridge.listenerThreadStopped();
+    }
+  }
+
+  /** {@code UpdateNotification.getNewObj()}, read by the listener right before {@code onUpdate}. */
+  static final class UpdateTaken {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object notification) {
+      InformerBridge.updateTaken(notification);
+    }
+  }
+
+  /** {@code DeltaFIFO.resync()}. */
+  static final class Resync {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object deltaFifo) {
+      InformerBridge.resyncTick(deltaFifo);
+    }
+  }
+
+  /** {@code ReflectorRunnable.syncWith(List, String)}: every successful list replaces the cache. */
+  static final class SyncWith {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(
+        @Advice.FieldValue("apiTypeClass") Class<?> apiType,
+        @Advice.FieldValue("lastSyncResourceVersion") String lastSyncResourceVersion,
+        @Advice.FieldValue("isLastSyncResourceVersionUnavailable") boolean versionExpired) {
+      InformerBridge.listReplacing(apiType, lastSyncResourceVersion, versionExpired);
+    }
+  }
+
+  /** {@code onAdd(obj)} of any {@code ResourceEventHandler}. */
+  static final class HandlerAdd {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object handler) {
+      return InformerBridge.handlerCallStarting(handler, 0);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object call) {
+      if (call != null) {
+        InformerBridge.handlerCallFinished(call);
+      }
+    }
+  }
+
+  /** {@code onUpdate(old, new)} of any {@code ResourceEventHandler}. */
+  static final class HandlerUpdate {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object handler, @Advice.Argument(0) Object oldObj, @Advice.Argument(1) Object newObj) {
+      Object call = InformerBridge.handlerCallStarting(handler, 1);
+      if (call != null) {
+        String oldVersion = null;
+        String newVersion = null;
+        if (oldObj instanceof KubernetesObject && ((KubernetesObject) oldObj).getMetadata() != null) {
+          oldVersion = ((KubernetesObject) oldObj).getMetadata().getResourceVersion();
+        }
+        if (newObj instanceof KubernetesObject && ((KubernetesObject) newObj).getMetadata() != null) {
+          newVersion = ((KubernetesObject) newObj).getMetadata().getResourceVersion();
+        }
+        InformerBridge.updateSeen(call, oldObj == newObj, oldVersion, newVersion);
+      }
+      return call;
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object call) {
+      if (call != null) {
+        InformerBridge.handlerCallFinished(call);
+      }
+    }
+  }
+
+  /** {@code onDelete(obj, deletedFinalStateUnknown)} of any {@code ResourceEventHandler}. */
+  static final class HandlerDelete {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object handler) {
+      return InformerBridge.handlerCallStarting(handler, 2);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object call) {
+      if (call != null) {
+        InformerBridge.handlerCallFinished(call);
+      }
+    }
+  }
+}

@@ -1,0 +1,263 @@
+package dev.resyncmeter.agent.clientjava.informer;
+
+import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.agent.AgentMetrics;
+import dev.resyncmeter.agent.clientjava.KindNames;
+import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.HandlerMetrics;
+import dev.resyncmeter.collector.NoopUpdateClassifier;
+import dev.resyncmeter.collector.NotificationType;
+import dev.resyncmeter.collector.RelistReason;
+import dev.resyncmeter.collector.ResyncMetrics;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * What the client-java informer advice calls. It follows a notification from
+ * {@code SharedProcessor.distribute(notification, isSync)} on the informer thread to the handler call
+ * on the listener's thread, and hands the classified call to the collector. Every method catches its
+ * own faults: nothing here may reach the host.
+ */
+public final class InformerBridge {
+
+  static final String COMPONENT = "clientjava-informer";
+
+  // Identity keys (none of these classes overrides equals); weak, so stopped informers go away.
+  private static final Map<Object, InformerState> INFORMER_OF_PROCESSOR = Collections.synchronizedMap(new WeakHashMap<>());
+  private static final Map<Object, InformerState> INFORMER_OF_FIFO = Collections.synchronizedMap(new WeakHashMap<>());
+  private static final Map<Object, ListenerState> LISTENERS = Collections.synchronizedMap(new WeakHashMap<>());
+  /** Relist updates in flight: the listener thread cannot see {@code isSync}, so distribute marks them. */
+  private static final Map<Object, Boolean> RELIST_UPDATES = Collections.synchronizedMap(new WeakHashMap<>());
+
+  private static final ThreadLocal<ListenerState> LISTENER_OF_THREAD = new ThreadLocal<>();
+  private static final ThreadLocal<DistributeScope> DISTRIBUTE = ThreadLocal.withInitial(DistributeScope::new);
+
+  private InformerBridge() {}
+
+  // ---- informer thread -------------------------------------------------------------------------
+
+  /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
+  public static void informerCreated(Class<?> apiType, long resyncPeriodMillis, Object deltaFifo, Object processor) {
+    try {
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (metrics == null) {
+        return;
+      }
+      String kind = KindNames.of(apiType);
+      InformerState informer = new InformerState(kind, resyncPeriodMillis, metrics.informer(kind));
+      INFORMER_OF_PROCESSOR.put(processor, informer);
+      INFORMER_OF_FIFO.put(deltaFifo, informer);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** A {@code ProcessorListener} was made for {@code handler}, with the period it will resync at. */
+  public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) {
+    try {
+      LISTENERS.put(listener, new ListenerState(handler, resyncPeriodMillis));
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The listener joined an informer's processor: now its kind is known. */
+  public static void listenerAdded(Object processor, Object listener) {
+    try {
+      ListenerState state = LISTENERS.get(listener);
+      InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
+      if (state == null || informer == null) {
+        return;
+      }
+      state.informer = informer;
+      state.resolve();
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** A controller was built: the handlers of its watches now have their final label. */
+  public static void resolvePendingHandlers() {
+    try {
+      List<ListenerState> listeners;
+      synchronized (LISTENERS) {
+        listeners = new ArrayList<>(LISTENERS.values());
+      }
+      for (ListenerState listener : listeners) {
+        if (!listener.resolved()) {
+          listener.resolve();
+        }
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  public static void distributeStarting(Object notification, boolean isSync) {
+    try {
+      DistributeScope scope = DISTRIBUTE.get();
+      scope.open = true;
+      scope.queued = 0;
+      // Marked before any listener can take it: listener threads run as soon as it is queued.
+      if (isSync && NotificationFields.isUpdateOfDifferentInstances(notification)) {
+        RELIST_UPDATES.put(notification, Boolean.TRUE);
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code ProcessorListener.add} during a distribute: one listener got the notification. */
+  public static void notificationQueued() {
+    try {
+      DistributeScope scope = DISTRIBUTE.get();
+      if (scope.open) {
+        scope.queued++;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * A relist notification that no listener took was lost: client-java sends sync notifications only
+   * to the listeners whose resync was due at the last tick.
+   */
+  public static void distributeFinished(Object processor, Object notification, boolean isSync) {
+    try {
+      DistributeScope scope = DISTRIBUTE.get();
+      scope.open = false;
+      if (isSync && scope.queued == 0 && NotificationFields.isRelistNotification(notification)) {
+        InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
+        if (informer != null) {
+          informer.metrics.relistNotificationLost();
+        }
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code DeltaFIFO.resync()}: the timer found a listener due and replays the cache. */
+  public static void resyncTick(Object deltaFifo) {
+    try {
+      InformerState informer = INFORMER_OF_FIFO.get(deltaFifo);
+      if (informer != null) {
+        informer.metrics.resync();
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * The reflector replaces the cache with a fresh list. The first list of a reflector has no last
+   * synced version; any later one is a relist, expired when the server said 410 Gone.
+   */
+  public static void listReplacing(Class<?> apiType, String lastSyncResourceVersion, boolean versionExpired) {
+    try {
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (metrics == null || lastSyncResourceVersion == null) {
+        return;
+      }
+      metrics.informer(KindNames.of(apiType)).relist(versionExpired ? RelistReason.EXPIRED : RelistReason.ERROR);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  // ---- listener thread -------------------------------------------------------------------------
+
+  public static void listenerThreadStarted(Object listener) {
+    try {
+      LISTENER_OF_THREAD.set(LISTENERS.get(listener));
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  public static void listenerThreadStopped() {
+    try {
+      LISTENER_OF_THREAD.remove();
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The listener thread read an update notification, right before it calls the handler with it. */
+  public static void updateTaken(Object notification) {
+    try {
+      ListenerState state = LISTENER_OF_THREAD.get();
+      if (state != null) {
+        state.currentNotification = notification;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * A handler method starts. Returns the call to pass to {@link #handlerCallFinished}, or null when
+   * this is not the informer calling the listener's own handler (a wrapper's delegate, a super call,
+   * application code calling a handler directly): those are not notifications.
+   */
+  public static Object handlerCallStarting(Object handler, int type) {
+    try {
+      ListenerState state = LISTENER_OF_THREAD.get();
+      if (state == null || state.handler != handler || state.inCall || !HandlerCallTracker.begin()) {
+        return null;
+      }
+      state.inCall = true;
+      state.callType = NotificationType.values()[type];
+      return state;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return null;
+    }
+  }
+
+  /**
+   * Classifies an update call. Old and new are one instance only in a periodic resync (a watch event
+   * or a relist always brings a fresh copy), so such a call is a sync without asking distribute.
+   */
+  public static void updateSeen(Object call, boolean sameInstance, String oldVersion, String newVersion) {
+    try {
+      ListenerState state = (ListenerState) call;
+      boolean isSync = sameInstance || RELIST_UPDATES.containsKey(state.currentNotification);
+      state.cause = NoopUpdateClassifier.cause(isSync, sameInstance);
+      state.unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The handler method returned or threw: count the call with what it added to queues. */
+  public static void handlerCallFinished(Object call) {
+    try {
+      ListenerState state = (ListenerState) call;
+      state.inCall = false;
+      state.currentNotification = null;
+      boolean enqueued = HandlerCallTracker.end() > 0;
+      HandlerMetrics metrics = state.metrics();
+      if (state.callType == NotificationType.UPDATE && state.cause != null) {
+        metrics.update(
+            state.cause,
+            state.unchanged,
+            NoopUpdateClassifier.outcome(HandlerCallTracker.queueAddsObservable(), enqueued));
+      } else {
+        metrics.notification(state.callType);
+      }
+      state.cause = null;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  private static final class DistributeScope {
+    boolean open;
+    int queued;
+  }
+}

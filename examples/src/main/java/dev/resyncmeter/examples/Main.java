@@ -9,14 +9,31 @@ public final class Main {
 
   private Main() {}
 
+  /** A host that does nothing but say it ran and exit with its own code: for the agent's tests. */
+  private static void exit(String[] args) {
+    System.out.println("host ran");
+    System.exit(args.length > 0 ? Integer.parseInt(args[0]) : 0);
+  }
+
+  /** A host that says it ran and stays up until its standard input closes. */
+  private static void idle() throws java.io.IOException {
+    System.out.println("host ran");
+    System.out.flush();
+    while (System.in.read() >= 0) {
+      // wait for the end of input
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     String command = args.length == 0 ? "demo" : args[0];
     String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
     switch (command) {
       case "demo" -> Demo.main(rest);
       case "scenario" -> ResyncScenario.main(rest);
+      case "exit" -> exit(rest);
+      case "idle" -> idle();
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R]]");
+        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | exit CODE | idle]");
         System.exit(2);
       }
     }

@@ -41,6 +41,8 @@ public final class ResyncScenario {
     int changes = args.length > 2 ? Integer.parseInt(args[2]) : 6;
     int relists = args.length > 3 ? Integer.parseInt(args[3]) : 2;
     new ResyncScenario().run(objects, ticks, changes, relists);
+    // client-java-extended leaves a non-daemon thread behind (the builder's default queue's executor).
+    System.exit(0);
   }
 
   void run(int objects, int ticks, int changes, int relists) throws Exception {

@@ -1,0 +1,82 @@
+package dev.resyncmeter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgentArgumentsTest {
+
+  @Test
+  void withoutArgumentsTheDefaultsHold() {
+    AgentArguments args = AgentArguments.parse(null, Map.of());
+    assertThat(args.host()).isEqualTo("0.0.0.0");
+    assertThat(args.port()).isEqualTo(9464);
+    assertThat(args.problems()).isEmpty();
+  }
+
+  @Test
+  void readsHostAndPort() {
+    AgentArguments args = AgentArguments.parse("host=127.0.0.1,port=0", Map.of());
+    assertThat(args.host()).isEqualTo("127.0.0.1");
+    assertThat(args.port()).isZero();
+    assertThat(args.problems()).isEmpty();
+  }
+
+  @Test
+  void keysAreCaseInsensitiveAndSpacesAroundPiecesAreIgnored() {
+    AgentArguments args = AgentArguments.parse(" PORT = 9000 , host=::1", Map.of());
+    assertThat(args.port()).isEqualTo(9000);
+    assertThat(args.host()).isEqualTo("::1");
+    assertThat(args.problems()).isEmpty();
+  }
+
+  @Test
+  void theEnvironmentGivesValuesAndArgumentsWin() {
+    Map<String, String> env = Map.of("RESYNC_METER_PORT", "9100", "RESYNC_METER_HOST", "127.0.0.2");
+    assertThat(AgentArguments.parse(null, env).port()).isEqualTo(9100);
+    assertThat(AgentArguments.parse(null, env).host()).isEqualTo("127.0.0.2");
+    assertThat(AgentArguments.parse("port=9200", env).port()).isEqualTo(9200);
+    assertThat(AgentArguments.parse("port=9200", env).host()).isEqualTo("127.0.0.2");
+  }
+
+  @Test
+  void aBadPortKeepsTheDefaultAndSaysSoOnce() {
+    for (String bad : new String[] {"abc", "65536", "-1", "", "1e3", "123456"}) {
+      AgentArguments args = AgentArguments.parse("port=" + bad, Map.of());
+      assertThat(args.port()).as(bad).isEqualTo(9464);
+      assertThat(args.problems()).as(bad).singleElement().asString().startsWith("bad value for agent argument port '" + bad + "'");
+    }
+  }
+
+  @Test
+  void aBadValueAfterAGoodOneKeepsTheGoodOne() {
+    AgentArguments args = AgentArguments.parse("port=9000,port=x", Map.of());
+    assertThat(args.port()).isEqualTo(9000);
+    assertThat(args.problems()).singleElement().asString().contains("using 9000");
+  }
+
+  @Test
+  void unknownMalformedAndEmptyPiecesAreEachOneProblem() {
+    AgentArguments args = AgentArguments.parse("color=red,port,,=1,port=1234", Map.of());
+    assertThat(args.port()).isEqualTo(1234);
+    assertThat(args.problems())
+        .hasSize(4)
+        .anyMatch(p -> p.startsWith("unknown agent argument 'color'"))
+        .anyMatch(p -> p.startsWith("malformed agent argument 'port'"))
+        .anyMatch(p -> p.startsWith("empty agent argument"))
+        .anyMatch(p -> p.startsWith("malformed agent argument '=1'"));
+  }
+
+  @Test
+  void aBadEnvironmentValueNamesTheVariable() {
+    AgentArguments args = AgentArguments.parse(null, Map.of("RESYNC_METER_PORT", "x"));
+    assertThat(args.problems()).singleElement().asString().startsWith("bad value for environment variable RESYNC_METER_PORT 'x'");
+  }
+
+  @Test
+  void controlCharactersAndLongValuesArePrintedSafely() {
+    assertThat(AgentArguments.printable("a\nb\u0000c\u00e9")).isEqualTo("a\\u000ab\\u0000c\\u00e9");
+    assertThat(AgentArguments.printable("x".repeat(200))).hasSize(83).endsWith("...");
+  }
+}

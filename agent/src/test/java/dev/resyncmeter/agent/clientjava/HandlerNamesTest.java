@@ -1,0 +1,55 @@
+package dev.resyncmeter.agent.clientjava;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class HandlerNamesTest {
+
+  static class NestedHandler {}
+
+  @Test
+  void aNestedClassIsOuterDollarInner() {
+    assertThat(HandlerNames.classLabel(NestedHandler.class)).isEqualTo("HandlerNamesTest$NestedHandler");
+  }
+
+  @Test
+  void aTopLevelClassIsItsSimpleName() {
+    assertThat(HandlerNames.classLabel(HandlerNamesTest.class)).isEqualTo("HandlerNamesTest");
+  }
+
+  @Test
+  void anAnonymousClassIsNamedAfterItsEnclosingClass() {
+    Object anonymous = new Object() {};
+    assertThat(anonymous.getClass().getName()).contains("$1");
+    assertThat(HandlerNames.classLabel(anonymous.getClass())).isEqualTo("HandlerNamesTest");
+  }
+
+  @Test
+  void aLambdaIsNamedAfterTheClassThatDefinesIt() {
+    Supplier<String> lambda = () -> "x";
+    assertThat(HandlerNames.classLabel(lambda.getClass())).isEqualTo("HandlerNamesTest");
+  }
+
+  @Test
+  void aLocalClassIsNamedAfterItsEnclosingClass() {
+    class Local {}
+    assertThat(HandlerNames.classLabel(Local.class)).isEqualTo("HandlerNamesTest");
+  }
+
+  @Test
+  void aControllerWatchHandlerWaitsForItsControllerThenTakesItsName() {
+    Object handler = new Object();
+    Object queue = new Object();
+    HandlerNames.controllerWatchHandler(handler, queue);
+    assertThat(HandlerNames.labelOrPending(handler)).isNull();
+    HandlerNames.controllerBuilt("my-controller", queue);
+    assertThat(HandlerNames.labelOrPending(handler)).isEqualTo("my-controller");
+  }
+
+  @Test
+  void anyOtherHandlerIsNamedAfterItsClassAtOnce() {
+    assertThat(HandlerNames.labelOrPending(new NestedHandler())).isEqualTo("HandlerNamesTest$NestedHandler");
+  }
+}

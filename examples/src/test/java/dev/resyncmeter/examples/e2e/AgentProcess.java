@@ -1,0 +1,155 @@
+package dev.resyncmeter.examples.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A forked JVM running the examples jar with the real agent jar attached, as a user would run it:
+ * {@code java -javaagent:agent/target/resync-meter-agent.jar=ARGS -jar resync-meter-examples.jar ...}.
+ * Its output is collected line by line; every wait is bounded.
+ */
+final class AgentProcess implements AutoCloseable {
+
+  private static final Pattern SERVING = Pattern.compile("serving http://([^/\\s]+):(\\d+)/metrics");
+
+  private final Process process;
+  private final List<String> stdout = new CopyOnWriteArrayList<>();
+  private final List<String> stderr = new CopyOnWriteArrayList<>();
+
+  private AgentProcess(Process process) {
+    this.process = process;
+    pump(process.getInputStream(), stdout, "stdout");
+    pump(process.getErrorStream(), stderr, "stderr");
+  }
+
+  /** Starts the examples jar with the agent; {@code agentArgs} null means no {@code =...} part. */
+  static AgentProcess start(String agentArgs, Map<String, String> environment, String... command) throws IOException {
+    List<String> line = new ArrayList<>();
+    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    line.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+    line.add("-jar");
+    line.add(examplesJar().toString());
+    line.addAll(List.of(command));
+    ProcessBuilder builder = new ProcessBuilder(line);
+    builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
+    builder.environment().putAll(environment);
+    return new AgentProcess(builder.start());
+  }
+
+  static Path agentJar() {
+    return existing(System.getProperty("resyncmeter.agentJar", "../agent/target/resync-meter-agent.jar"));
+  }
+
+  static Path examplesJar() {
+    return existing(System.getProperty("resyncmeter.examplesJar", "target/resync-meter-examples.jar"));
+  }
+
+  private static Path existing(String path) {
+    Path resolved = Path.of(path).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(resolved)) {
+      throw new IllegalStateException(resolved + " is missing: run `mvn verify` from the top folder, which builds it first");
+    }
+    return resolved;
+  }
+
+  private static void pump(InputStream in, List<String> into, String name) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String l; (l = reader.readLine()) != null; ) {
+                  into.add(l);
+                }
+              } catch (IOException ignored) {
+                // the process ended
+              }
+            },
+            "agent-process-" + name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Waits until a stdout line matches; fails with both streams when it does not come in time. */
+  String awaitStdout(Predicate<String> match, Duration timeout) throws InterruptedException {
+    return await(stdout, match, timeout, "stdout");
+  }
+
+  String awaitStderr(Predicate<String> match, Duration timeout) throws InterruptedException {
+    return await(stderr, match, timeout, "stderr");
+  }
+
+  private String await(List<String> lines, Predicate<String> match, Duration timeout, String name) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (String l : lines) {
+        if (match.test(l)) {
+          return l;
+        }
+      }
+      if (!process.isAlive() && drained()) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no matching line on " + name + " within " + timeout + "\n" + transcript());
+  }
+
+  private boolean drained() throws InterruptedException {
+    Thread.sleep(200);
+    return true;
+  }
+
+  /** The metrics URL the agent announced in its start line. */
+  String metricsUrl(Duration timeout) throws InterruptedException {
+    Matcher matcher = SERVING.matcher(awaitStderr(l -> SERVING.matcher(l).find(), timeout));
+    matcher.find();
+    String host = matcher.group(1).equals("0.0.0.0") ? "127.0.0.1" : matcher.group(1);
+    return "http://" + host + ":" + matcher.group(2) + "/metrics";
+  }
+
+  List<String> stdout() {
+    return List.copyOf(stdout);
+  }
+
+  /** The agent's own lines: those it prefixes with {@code [resync-meter]}. */
+  List<String> agentLines() {
+    return stderr.stream().filter(l -> l.startsWith("[resync-meter]")).toList();
+  }
+
+  /** Closes the process's standard input (the scenario's signal to end) and waits for its exit. */
+  int closeInputAndWait(Duration timeout) throws IOException, InterruptedException {
+    process.getOutputStream().close();
+    return waitFor(timeout);
+  }
+
+  int waitFor(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("process did not exit within " + timeout + "\n" + transcript());
+    }
+    Thread.sleep(100); // let the pumps read the last lines
+    return process.exitValue();
+  }
+
+  String transcript() {
+    return "--- stdout\n" + String.join("\n", stdout) + "\n--- stderr\n" + String.join("\n", stderr);
+  }
+
+  @Override
+  public void close() {
+    process.destroyForcibly();
+  }
+}

@@ -31,7 +31,22 @@ public final class HandlerCallTracker {
     }
     scope.open = true;
     scope.queueAdds = 0;
+    scope.trigger = Trigger.CHANGE;
     return true;
+  }
+
+  /** Sets the trigger that queue adds made during the open call carry (default {@code change}). */
+  public static void classify(Trigger trigger) {
+    Scope scope = SCOPE.get();
+    if (scope.open) {
+      scope.trigger = trigger;
+    }
+  }
+
+  /** The trigger of a queue add made now on this thread, or null outside any handler call. */
+  public static Trigger currentTrigger() {
+    Scope scope = SCOPE.get();
+    return scope.open ? scope.trigger : null;
   }
 
   /** A workqueue add call happened on this thread; counted only inside a handler call. */
@@ -52,5 +67,6 @@ public final class HandlerCallTracker {
   private static final class Scope {
     boolean open;
     int queueAdds;
+    Trigger trigger;
   }
 }

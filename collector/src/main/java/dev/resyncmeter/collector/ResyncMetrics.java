@@ -17,6 +17,8 @@ public final class ResyncMetrics {
   private final Map<String, InformerMetrics> informers = new ConcurrentHashMap<>();
   private final Map<HandlerKey, HandlerMetrics> handlers = new ConcurrentHashMap<>();
   private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+  private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
+  private final Map<String, ControllerMetrics> controllers = new ConcurrentHashMap<>();
 
   public InformerMetrics informer(String kind) {
     return informers.computeIfAbsent(kind, k -> new InformerMetrics(registry, k));
@@ -25,6 +27,20 @@ public final class ResyncMetrics {
   public HandlerMetrics handler(String kind, String handler) {
     return handlers.computeIfAbsent(
         new HandlerKey(kind, handler), key -> new HandlerMetrics(registry, key.kind, key.handler));
+  }
+
+  /** A tracker for one workqueue; {@code name} may still change to its controller's before first use. */
+  public QueueTracker queue(String name) {
+    return new QueueTracker(this, name);
+  }
+
+  /** Queues of one name share their meters (the gauges follow the first tracker of that name). */
+  QueueMetrics queueMetrics(String name, QueueTracker tracker) {
+    return queues.computeIfAbsent(name, n -> new QueueMetrics(registry, n, tracker));
+  }
+
+  public ControllerMetrics controller(String name) {
+    return controllers.computeIfAbsent(name, n -> new ControllerMetrics(registry, n));
   }
 
   /** Counts a fault that the agent caught in itself, by the part of the agent it happened in. */

@@ -25,6 +25,7 @@ public final class SampleController implements AutoCloseable {
 
   public static final String EVERY_UPDATE = "configmap-every-update";
   public static final String RV_FILTER = "configmap-rv-filter";
+  static final Duration RECONCILE_WORK = Duration.ofMillis(20);
 
   /** What each watch's filters saw and decided: the application's own view of its handlers. */
   public interface WatchObserver {
@@ -137,6 +138,12 @@ public final class SampleController implements AutoCloseable {
       V1ConfigMap current = informer.getIndexer().getByKey(key);
       if (current != null && current.getData() != null) {
         current.getData().values().forEach(String::hashCode);
+      }
+      // Stands for the API round trip a real reconcile makes (a status write, a get of a child).
+      try {
+        Thread.sleep(RECONCILE_WORK.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
       return new Result(false);
     }

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
+import io.kubernetes.client.extended.controller.reconciler.Reconciler;
 import net.bytebuddy.asm.Advice;
 
 /** The advice woven into client-java-extended's controller classes, for handler labels. */
@@ -12,6 +13,19 @@ final class ControllerAdvice {
     @Advice.OnMethodExit(suppress = Throwable.class)
     static void exit(@Advice.Return Object handler, @Advice.FieldValue("workQueue") Object workQueue) {
       ControllerBridge.watchHandlerCreated(handler, workQueue);
+    }
+  }
+
+  /**
+   * {@code DefaultController(String name, Reconciler reconciler, ...)}: the reconciler is timed. The
+   * delegating constructors pass it on, already timed, so it is wrapped once.
+   */
+  static final class TimeReconciler {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(
+        @Advice.Argument(0) String name,
+        @Advice.Argument(value = 1, readOnly = false, typing = net.bytebuddy.implementation.bytecode.assign.Assigner.Typing.DYNAMIC) Reconciler reconciler) {
+      reconciler = (Reconciler) ControllerBridge.timedReconciler(reconciler, name, Reconciler.class);
     }
   }
 

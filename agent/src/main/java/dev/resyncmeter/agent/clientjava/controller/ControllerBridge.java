@@ -3,6 +3,7 @@ package dev.resyncmeter.agent.clientjava.controller;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.agent.clientjava.informer.InformerBridge;
+import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueBridge;
 
 /** What the controller advice calls; faults stay here. */
 public final class ControllerBridge {
@@ -19,9 +20,20 @@ public final class ControllerBridge {
     }
   }
 
+  /** Puts a timing proxy in front of the reconciler a controller is being built with. */
+  public static Object timedReconciler(Object reconciler, String name, Class<?> reconcilerInterface) {
+    try {
+      return TimedReconciler.wrap(reconciler, name, reconcilerInterface);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return reconciler;
+    }
+  }
+
   public static void controllerBuilt(String name, Object workQueue) {
     try {
       HandlerNames.controllerBuilt(name, workQueue);
+      WorkQueueBridge.controllerOwns(workQueue, name);
       InformerBridge.resolvePendingHandlers();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava.controller;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
@@ -12,6 +13,7 @@ import net.bytebuddy.asm.Advice;
 public final class ControllerInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.kubernetes.client.extended.controller.";
+  static final String RECONCILER = PACKAGE + "reconciler.Reconciler";
 
   @Override
   public String name() {
@@ -28,6 +30,9 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
         .type(named(PACKAGE + "DefaultController"))
         .transform(
             (b, type, loader, module, domain) ->
-                b.visit(Advice.to(ControllerAdvice.ControllerConstructor.class).on(isConstructor())));
+                b.visit(
+                        Advice.to(ControllerAdvice.TimeReconciler.class)
+                            .on(isConstructor().and(takesArgument(0, String.class)).and(takesArgument(1, named(RECONCILER)))))
+                    .visit(Advice.to(ControllerAdvice.ControllerConstructor.class).on(isConstructor())));
   }
 }

@@ -9,6 +9,7 @@ import dev.resyncmeter.collector.NoopUpdateClassifier;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
 import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.Trigger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -229,6 +230,7 @@ public final class InformerBridge {
       boolean isSync = sameInstance || RELIST_UPDATES.containsKey(state.currentNotification);
       state.cause = NoopUpdateClassifier.cause(isSync, sameInstance);
       state.unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
+      HandlerCallTracker.classify(Trigger.ofHandlerCall(NotificationType.UPDATE, state.cause, state.unchanged));
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }

@@ -1,18 +1,88 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
-import dev.resyncmeter.collector.HandlerCallTracker;
+import java.util.Set;
 import net.bytebuddy.asm.Advice;
 
-/** The advice woven into client-java's workqueues: every add call is reported to the collector. */
+/**
+ * The advice woven into client-java's workqueues. {@code DefaultWorkQueue}'s methods are
+ * synchronized, so this advice runs under the queue's own lock and sees its state consistently.
+ */
 final class WorkQueueAdvice {
 
   private WorkQueueAdvice() {}
 
-  /** {@code DefaultWorkQueue.add(item)} and {@code DefaultDelayingQueue.addAfter(item, delay)}. */
-  static final class Add {
+  /** Every {@code DefaultWorkQueue} constructor (subclasses run it too). */
+  static final class Created {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object queue) {
+      WorkQueueBridge.queueCreated(queue);
+    }
+  }
+
+  /** {@code DefaultWorkQueue.add(item)}. */
+  static final class PlainAdd {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(
+        @Advice.This Object queue,
+        @Advice.Argument(0) Object item,
+        @Advice.FieldValue("shuttingDown") boolean shuttingDown,
+        @Advice.FieldValue("dirty") Set<?> dirty) {
+      WorkQueueBridge.plainAddStarted(queue, item, shuttingDown, dirty.contains(item));
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.This Object queue) {
+      WorkQueueBridge.addCallFinished(queue);
+    }
+  }
+
+  /** {@code DefaultDelayingQueue.addAfter(item, delay)}. */
+  static final class DelayedAdd {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
+      WorkQueueBridge.addCallStarted(queue, item, 1);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.This Object queue) {
+      WorkQueueBridge.addCallFinished(queue);
+    }
+  }
+
+  /** {@code DefaultRateLimitingQueue.addRateLimited(item)}: a retry. */
+  static final class RateLimitedAdd {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
+      WorkQueueBridge.addCallStarted(queue, item, 2);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.This Object queue) {
+      WorkQueueBridge.addCallFinished(queue);
+    }
+  }
+
+  /** {@code DefaultWorkQueue.get()}. */
+  static final class Get {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object queue, @Advice.Return Object item) {
+      WorkQueueBridge.taken(queue, item);
+    }
+  }
+
+  /** {@code DefaultWorkQueue.done(item)}. */
+  static final class Done {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object queue, @Advice.Argument(0) Object item, @Advice.FieldValue("dirty") Set<?> dirty) {
+      WorkQueueBridge.done(queue, item, dirty.contains(item));
+    }
+  }
+
+  /** {@code DefaultDelayingQueue.waitingLoop()}: the thread that fires delayed adds. */
+  static final class WaitingLoop {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter() {
-      HandlerCallTracker.queueAdded();
+      WorkQueueBridge.delayedAddsThread();
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
@@ -9,8 +10,9 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
- * client-java-extended's workqueues. The delaying and rate-limiting queues extend
- * {@code DefaultWorkQueue}; a delayed add is seen when it is asked for, on the caller's thread.
+ * client-java-extended's workqueues: {@code DefaultWorkQueue} and the delaying and rate-limiting
+ * queues built on it. A delayed add is seen when it is asked for, on the caller's thread, and keeps
+ * that trigger when it fires later.
  */
 public final class WorkQueueInstrumentation implements InstrumentationUnit {
 
@@ -29,11 +31,19 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
             (b, type, loader, module, domain) -> {
               // From now on a handler that adds nothing is known to have dropped its update.
               HandlerCallTracker.queueAddsBecameObservable();
-              return b.visit(Advice.to(WorkQueueAdvice.Add.class).on(named("add").and(takesArguments(1))));
+              return b.visit(Advice.to(WorkQueueAdvice.Created.class).on(isConstructor()))
+                  .visit(Advice.to(WorkQueueAdvice.PlainAdd.class).on(named("add").and(takesArguments(1))))
+                  .visit(Advice.to(WorkQueueAdvice.Get.class).on(named("get").and(takesArguments(0))))
+                  .visit(Advice.to(WorkQueueAdvice.Done.class).on(named("done").and(takesArguments(1))));
             })
         .type(named(PACKAGE + "DefaultDelayingQueue"))
         .transform(
             (b, type, loader, module, domain) ->
-                b.visit(Advice.to(WorkQueueAdvice.Add.class).on(named("addAfter").and(takesArguments(2)))));
+                b.visit(Advice.to(WorkQueueAdvice.DelayedAdd.class).on(named("addAfter").and(takesArguments(2))))
+                    .visit(Advice.to(WorkQueueAdvice.WaitingLoop.class).on(named("waitingLoop").and(takesArguments(0)))))
+        .type(named(PACKAGE + "DefaultRateLimitingQueue"))
+        .transform(
+            (b, type, loader, module, domain) ->
+                b.visit(Advice.to(WorkQueueAdvice.RateLimitedAdd.class).on(named("addRateLimited").and(takesArguments(1)))));
   }
 }

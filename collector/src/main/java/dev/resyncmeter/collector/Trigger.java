@@ -1,0 +1,53 @@
+package dev.resyncmeter.collector;
+
+/**
+ * What caused a workqueue add, and so the reconcile that takes the item (DESIGN section 2). Declared
+ * weakest first: while an item waits, its triggers merge into the strongest.
+ */
+public enum Trigger {
+  RESYNC_NOOP("resync_noop"),
+  RELIST_NOOP("relist_noop"),
+  WATCH_NOOP("watch_noop"),
+  PERIODIC("periodic"),
+  REQUEUE("requeue"),
+  OTHER("other"),
+  CHANGE("change");
+
+  private final String label;
+
+  Trigger(String label) {
+    this.label = label;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  /** True for the triggers a ResourceVersion check would have skipped: the resync cost. */
+  public boolean noop() {
+    return this == RESYNC_NOOP || this == RELIST_NOOP || this == WATCH_NOOP;
+  }
+
+  /** The merged trigger of an item that waits with both; null stands for "none yet". */
+  public static Trigger merge(Trigger a, Trigger b) {
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return a.ordinal() >= b.ordinal() ? a : b;
+  }
+
+  /** The trigger of an add made inside a handler call, from how the call was classified. */
+  public static Trigger ofHandlerCall(NotificationType type, UpdateCause cause, boolean unchanged) {
+    if (type != NotificationType.UPDATE || !unchanged || cause == null) {
+      return CHANGE;
+    }
+    return switch (cause) {
+      case RESYNC -> RESYNC_NOOP;
+      case RELIST -> RELIST_NOOP;
+      case WATCH -> WATCH_NOOP;
+    };
+  }
+}

@@ -69,13 +69,14 @@ public final class QueueTracker {
   public Trigger addCallStarted(Object item, AddKind kind) {
     AddCall call = ADD_CALL.get();
     if (call.depth++ > 0) {
-      if (kind == AddKind.PLAIN) {
-        call.insertedNow = true;
+      if (kind == AddKind.PLAIN && call.kind != AddKind.PLAIN && call.item != null) {
+        // A delayed add with no delay inserts at once: it does not wait after all.
+        restorePending(call.item, call.pendingBefore);
+        call.item = null;
       }
       return call.trigger;
     }
     call.kind = kind;
-    call.insertedNow = kind == AddKind.PLAIN;
     if (kind == AddKind.PLAIN && Boolean.TRUE.equals(DELAYED_ADDS_THREAD.get())) {
       // A delayed add firing: not a call of the application's, so not counted again.
       Trigger pending = pendingDelayed.remove(item);
@@ -84,7 +85,13 @@ public final class QueueTracker {
       return call.trigger;
     }
     call.trigger = triggerOf(item, kind);
-    call.item = item;
+    call.item = null;
+    if (kind != AddKind.PLAIN) {
+      // Recorded before the queue sees the add: its delaying thread may fire it at once.
+      call.item = item;
+      call.pendingBefore = pendingDelayed.get(item);
+      pendingDelayed.merge(item, call.trigger, Trigger::merge);
+    }
     meters().triggerAdd(call.trigger);
     if (kind == AddKind.RATE_LIMITED) {
       meters().retries.increment();
@@ -92,16 +99,22 @@ public final class QueueTracker {
     return call.trigger;
   }
 
-  /** The add call of {@link #addCallStarted} returned. A delayed add that did not insert at once waits. */
+  /** The add call of {@link #addCallStarted} returned. */
   public void addCallFinished() {
     AddCall call = ADD_CALL.get();
     if (--call.depth > 0) {
       return;
     }
-    if (call.kind != AddKind.PLAIN && !call.insertedNow && call.item != null) {
-      pendingDelayed.merge(call.item, call.trigger, Trigger::merge);
-    }
     call.item = null;
+    call.pendingBefore = null;
+  }
+
+  private void restorePending(Object item, Trigger before) {
+    if (before == null) {
+      pendingDelayed.remove(item);
+    } else {
+      pendingDelayed.put(item, before);
+    }
   }
 
   private Trigger triggerOf(Object item, AddKind kind) {
@@ -232,6 +245,6 @@ public final class QueueTracker {
     AddKind kind;
     Trigger trigger;
     Object item;
-    boolean insertedNow;
+    Trigger pendingBefore;
   }
 }

@@ -54,6 +54,14 @@ final class ObservedInformer extends DefaultSharedIndexInformer<V1ConfigMap, V1C
     super.handleDeltas(deltas);
   }
 
+  /**
+   * Replays the cache now, as the resync timer would. With a resync period of 0 the timer never runs
+   * and every handler stays in the processor's syncing list, so each replay reaches every handler.
+   */
+  void replayCache() {
+    fifo.resync();
+  }
+
   long resyncTicks() {
     return fifo.resyncs.get();
   }

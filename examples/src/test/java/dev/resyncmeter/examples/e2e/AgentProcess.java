@@ -130,6 +130,24 @@ final class AgentProcess implements AutoCloseable {
     return stderr.stream().filter(l -> l.startsWith("[resync-meter]")).toList();
   }
 
+  /** Writes one line to the process's standard input. */
+  void send(String line) throws IOException {
+    process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    process.getOutputStream().flush();
+  }
+
+  /** The {@code truth <series> <count>} lines the scenario printed. */
+  Map<String, Long> truth() {
+    Map<String, Long> truth = new java.util.LinkedHashMap<>();
+    for (String line : stdout) {
+      if (line.startsWith("truth ")) {
+        int split = line.lastIndexOf(' ');
+        truth.put(line.substring("truth ".length(), split), Long.parseLong(line.substring(split + 1)));
+      }
+    }
+    return truth;
+  }
+
   /** Closes the process's standard input (the scenario's signal to end) and waits for its exit. */
   int closeInputAndWait(Duration timeout) throws IOException, InterruptedException {
     process.getOutputStream().close();

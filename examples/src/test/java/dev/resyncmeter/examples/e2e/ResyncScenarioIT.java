@@ -3,7 +3,6 @@ package dev.resyncmeter.examples.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -37,13 +36,7 @@ class ResyncScenarioIT {
     scenario = AgentProcess.start("host=127.0.0.1,port=0", Map.of(), "scenario", "4", "2", "6", "2");
     String url = scenario.metricsUrl(Duration.ofSeconds(30));
     scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
-    truth = new LinkedHashMap<>();
-    for (String line : scenario.stdout()) {
-      if (line.startsWith("truth ")) {
-        int split = line.lastIndexOf(' ');
-        truth.put(line.substring("truth ".length(), split), Long.parseLong(line.substring(split + 1)));
-      }
-    }
+    truth = scenario.truth();
     scrape = Scrape.of(url);
   }
 
@@ -61,22 +54,12 @@ class ResyncScenarioIT {
   @Test
   void everyCountTheApplicationObservedIsExportedExactly() {
     assertThat(truth).hasSizeGreaterThan(20);
-    Map<String, Long> exported = new LinkedHashMap<>();
-    truth.keySet().forEach(series -> exported.put(series, (long) scrape.value(series)));
-    assertThat(exported).containsExactlyInAnyOrderEntriesOf(truth);
+    ExactCounts.assertExported(truth, scrape);
   }
 
   @Test
   void noCountIsExportedThatTheApplicationDidNotObserve() {
-    Map<String, Long> unexpected = new LinkedHashMap<>();
-    scrape.series().forEach(
-        (series, value) -> {
-          boolean counted = COUNTED_FAMILIES.stream().anyMatch(f -> series.startsWith(f + "{"));
-          if (counted && value != 0 && !truth.containsKey(series)) {
-            unexpected.put(series, value.longValue());
-          }
-        });
-    assertThat(unexpected).isEmpty();
+    ExactCounts.assertNothingElse(truth, scrape, COUNTED_FAMILIES);
   }
 
   @Test

@@ -1,0 +1,367 @@
+package dev.resyncmeter.examples.scenario;
+
+import static dev.resyncmeter.examples.scenario.GroundTruth.series;
+
+import dev.resyncmeter.examples.apiserver.EmbeddedApiServer;
+import io.kubernetes.client.extended.controller.Controller;
+import io.kubernetes.client.extended.controller.ControllerManager;
+import io.kubernetes.client.extended.controller.builder.ControllerBuilder;
+import io.kubernetes.client.extended.controller.reconciler.Request;
+import io.kubernetes.client.extended.controller.reconciler.Result;
+import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
+import io.kubernetes.client.extended.workqueue.RateLimitingQueue;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Reconciles with a ground truth known by construction, for the end-to-end tests of reconcile
+ * attribution. The informers run with resync off and the scenario replays their caches itself, so it
+ * decides when a resync happens; every step waits until the queues are idle, so no trigger of one
+ * step merges into another's, and each reconcile's trigger is the step's.
+ *
+ * <p>{@code phases}: an enqueuing and a filtering controller through initial adds, resyncs, real
+ * changes, a relist, a reconciler that requeues, one that throws, and a slow one that holds its
+ * worker until a line arrives on standard input (so the test can watch the in-flight gauges).
+ * {@code stress}: 4 informers, 4 controllers with 2 workers each, 100,000 resync handler calls.
+ */
+public final class ReconcileScenario {
+
+  static final String EVERY_UPDATE = "phased-every-update";
+  static final String RV_FILTER = "phased-rv-filter";
+  static final String REQUEUE_KEY = "requeue-me";
+  static final String FAIL_KEY = "fail-me";
+  static final String SLOW_KEY = "slow-one";
+  static final int REQUEUES = 3;
+  static final int FAILURES = 2;
+  static final Duration WAIT = Duration.ofSeconds(60);
+
+  private final GroundTruth truth = new GroundTruth();
+  private final List<Watched> controllers = new ArrayList<>();
+  private volatile String stepTrigger = "change";
+  private final CountDownLatch slowStarted = new CountDownLatch(1);
+  private final CountDownLatch slowReleased = new CountDownLatch(1);
+
+  public static void main(String[] args) throws Exception {
+    String mode = args.length > 0 ? args[0] : "phases";
+    ReconcileScenario scenario = new ReconcileScenario();
+    if (mode.equals("stress")) {
+      scenario.stress(4, 250, 100);
+    } else {
+      scenario.phases(5, 4);
+    }
+    System.exit(0);
+  }
+
+  // ---- phases ----------------------------------------------------------------------------------
+
+  void phases(int objects, int changes) throws Exception {
+    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
+      for (int i = 0; i < objects; i++) {
+        server.create("default", "cm-" + i, Map.of("v", "0"));
+      }
+      ApiClient client = client(server);
+      ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
+      ObservedInformer informer = informer(factory, client);
+      Watched every = watched(factory, EVERY_UPDATE, false, 4);
+      Watched filter = watched(factory, RV_FILTER, true, 2);
+      ControllerManager manager = manager(factory, every, filter);
+      ExecutorService run = Executors.newSingleThreadExecutor(ReconcileScenario::daemon);
+      run.submit(manager::run);
+
+      await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
+      awaitIdle();
+
+      stepTrigger = "resync_noop";
+      for (int tick = 1; tick <= 3; tick++) {
+        long before = every.updates.get();
+        informer.replayCache();
+        await("resync " + tick, () -> every.updates.get() == before + objects && filter.updates.get() == before + objects);
+        awaitIdle();
+      }
+
+      stepTrigger = "change";
+      for (int i = 0; i < changes; i++) {
+        long before = every.updates.get();
+        server.update("default", "cm-" + (i % objects), Map.of("v", Integer.toString(i + 1)));
+        await("change " + i, () -> every.updates.get() == before + 1 && filter.updates.get() == before + 1);
+        awaitIdle();
+      }
+
+      stepTrigger = "relist_noop";
+      long beforeRelist = every.updates.get();
+      await("an open watch", () -> server.openWatchCount() > 0);
+      server.expireWatches();
+      await("the relist", () -> every.updates.get() == beforeRelist + objects && filter.updates.get() == beforeRelist + objects);
+      awaitIdle();
+
+      stepTrigger = "change";
+      server.create("default", REQUEUE_KEY, Map.of("v", "0"));
+      await("the requeues", () -> every.calls(REQUEUE_KEY) == REQUEUES + 1 && filter.calls(REQUEUE_KEY) == REQUEUES + 1);
+      awaitIdle();
+      server.create("default", FAIL_KEY, Map.of("v", "0"));
+      await("the failures", () -> every.calls(FAIL_KEY) == FAILURES + 1 && filter.calls(FAIL_KEY) == FAILURES + 1);
+      awaitIdle();
+
+      server.create("default", SLOW_KEY, Map.of("v", "0"));
+      if (!slowStarted.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the slow reconcile did not start");
+      }
+      System.out.println("SLOW STARTED");
+      System.out.flush();
+      BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      stdin.readLine();
+      slowReleased.countDown();
+      await("the slow reconcile", () -> every.calls(SLOW_KEY) == 1 && filter.calls(SLOW_KEY) == 1);
+      awaitIdle();
+
+      manager.shutdown();
+      report();
+      while (stdin.read() >= 0) {
+        // the test scrapes, then closes our input
+      }
+    }
+  }
+
+  // ---- stress ----------------------------------------------------------------------------------
+
+  void stress(int informers, int objects, int replays) throws Exception {
+    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
+      for (int i = 0; i < objects; i++) {
+        server.create("default", "cm-" + i, Map.of("v", "0"));
+      }
+      ApiClient client = client(server);
+      List<ObservedInformer> observed = new ArrayList<>();
+      List<ControllerManager> managers = new ArrayList<>();
+      ExecutorService run = Executors.newCachedThreadPool(ReconcileScenario::daemon);
+      for (int i = 0; i < informers; i++) {
+        ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
+        observed.add(informer(factory, client));
+        ControllerManager manager = manager(factory, watched(factory, "stress-" + i, false, 2));
+        managers.add(manager);
+        run.submit(manager::run);
+      }
+      stepTrigger = "change";
+      await("initial adds", () -> controllers.stream().allMatch(w -> w.adds.get() == objects));
+      awaitIdle();
+      stepTrigger = "resync_noop";
+      List<Thread> replayers = new ArrayList<>();
+      for (int i = 0; i < informers; i++) {
+        ObservedInformer informer = observed.get(i);
+        Watched watched = controllers.get(i);
+        // A replay skips objects whose previous delta still waits, so each waits for the last.
+        Thread replayer =
+            new Thread(
+                () -> {
+                  long deadline = System.nanoTime() + WAIT.toNanos();
+                  for (int r = 1; r <= replays && System.nanoTime() < deadline; r++) {
+                    informer.replayCache();
+                    long target = (long) objects * r;
+                    while (watched.updates.get() < target && System.nanoTime() < deadline) {
+                      Thread.onSpinWait();
+                    }
+                  }
+                });
+        replayer.start();
+        replayers.add(replayer);
+      }
+      for (Thread replayer : replayers) {
+        replayer.join(WAIT.toMillis());
+      }
+      long expected = (long) objects * replays;
+      await("every replayed update", () -> controllers.stream().allMatch(w -> w.updates.get() == expected));
+      awaitIdle();
+      managers.forEach(ControllerManager::shutdown);
+      truth.set(series("informer_resyncs_total", "kind", "ConfigMap"), observed.stream().mapToLong(ObservedInformer::resyncTicks).sum());
+      for (Watched w : controllers) {
+        // Every update here is a replay of the cached instance: a resync no-op, enqueued.
+        truth.set(series("informer_updates_total", "kind", "ConfigMap", "handler", w.name, "cause", "resync", "resource_version", "unchanged"), w.updates.get());
+        truth.set(series("informer_noop_updates_total", "kind", "ConfigMap", "handler", w.name, "cause", "resync", "outcome", "enqueued"), w.updates.get());
+      }
+      report();
+      while (System.in.read() >= 0) {
+        // the test scrapes, then closes our input
+      }
+    }
+  }
+
+  // ---- the parts -------------------------------------------------------------------------------
+
+  private static ApiClient client(EmbeddedApiServer server) {
+    return new ClientBuilder().setBasePath(server.url()).setReadTimeout(Duration.ZERO).build();
+  }
+
+  private static ObservedInformer informer(ResyncScenario.ScenarioInformerFactory factory, ApiClient client) {
+    ObservedInformer informer =
+        ObservedInformer.create(
+            factory.listerWatcher(new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client)), 0);
+    factory.register(V1ConfigMap.class, informer);
+    return informer;
+  }
+
+  private ControllerManager manager(ResyncScenario.ScenarioInformerFactory factory, Watched... watched) {
+    return new ControllerManager(factory, java.util.Arrays.stream(watched).map(w -> w.controller).toArray(Controller[]::new));
+  }
+
+  /** One controller with its own queue, its filters counting and deciding, its reconciler counting. */
+  private Watched watched(ResyncScenario.ScenarioInformerFactory factory, String name, boolean skipUnchanged, int workers) {
+    Watched w = new Watched(name);
+    w.controller =
+        ControllerBuilder.defaultBuilder(factory)
+            .withWorkQueue(w.queue)
+            .watch(
+                queue ->
+                    ControllerBuilder.controllerWatchBuilder(V1ConfigMap.class, queue)
+                        .withOnAddFilter(
+                            object -> {
+                              w.adds.incrementAndGet();
+                              w.enqueued("change");
+                              return true;
+                            })
+                        .withOnUpdateFilter(
+                            (oldObject, newObject) -> {
+                              boolean unchanged =
+                                  Objects.equals(oldObject.getMetadata().getResourceVersion(), newObject.getMetadata().getResourceVersion());
+                              boolean enqueue = !skipUnchanged || !unchanged;
+                              if (enqueue) {
+                                w.enqueued(!unchanged ? "change" : oldObject == newObject ? "resync_noop" : "relist_noop");
+                              }
+                              w.updates.incrementAndGet();
+                              return enqueue;
+                            })
+                        .build())
+            .withReconciler(request -> reconcile(w, request))
+            .withWorkerCount(workers)
+            .withName(name)
+            .build();
+    controllers.add(w);
+    return w;
+  }
+
+  /** What the reconciler does, and what it counts: each reconcile under the step's trigger. */
+  private Result reconcile(Watched w, Request request) {
+    w.inFlight.incrementAndGet();
+    try {
+      String key = request.getName();
+      int call = w.callsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+      String trigger = key.equals(REQUEUE_KEY) || key.equals(FAIL_KEY) ? (call == 1 ? "change" : "requeue") : stepTrigger;
+      if (key.equals(REQUEUE_KEY) && call <= REQUEUES) {
+        w.reconciled(trigger, "requeue");
+        w.enqueued("requeue");
+        w.retries.incrementAndGet();
+        return new Result(true);
+      }
+      if (key.equals(FAIL_KEY) && call <= FAILURES) {
+        w.reconciled(trigger, "error");
+        w.enqueued("requeue");
+        w.retries.incrementAndGet();
+        throw new IllegalStateException("the scenario's reconciler fails on purpose");
+      }
+      if (key.equals(SLOW_KEY) && w.name.equals(EVERY_UPDATE)) {
+        slowStarted.countDown();
+        try {
+          slowReleased.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      w.reconciled(key.equals(SLOW_KEY) ? "change" : trigger, "success");
+      return new Result(false);
+    } finally {
+      w.inFlight.decrementAndGet();
+    }
+  }
+
+  /** Idle: every queue empty and no reconcile running, for a little while (requeue delays are short). */
+  private void awaitIdle() throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    int quiet = 0;
+    while (quiet < 6) {
+      boolean idle = controllers.stream().allMatch(w -> w.queue.length() == 0 && w.inFlight.get() == 0);
+      quiet = idle ? quiet + 1 : 0;
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the controllers did not become idle");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    ResyncScenario.await(what, condition);
+  }
+
+  private void report() {
+    for (Watched w : controllers) {
+      w.counts.forEach((series, count) -> truth.set(series, count.get()));
+      long reconciles = w.reconciles.values().stream().mapToLong(AtomicLong::get).sum();
+      truth.set("reconciles_of{controller=\"" + w.name + "\"}", reconciles);
+      truth.set(series("workqueue_retries_total", "name", w.name), w.retries.get());
+      truth.set(series("informer_notifications_total", "kind", "ConfigMap", "handler", w.name, "type", "add"), w.adds.get());
+      truth.set(series("informer_notifications_total", "kind", "ConfigMap", "handler", w.name, "type", "update"), w.updates.get());
+    }
+    System.out.print(truth.render());
+    System.out.println("SCENARIO DONE");
+    System.out.flush();
+  }
+
+  private static Thread daemon(Runnable runnable) {
+    Thread thread = new Thread(runnable, "scenario-controller-manager");
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  /** One controller and what the application saw of it. */
+  private static final class Watched {
+    final String name;
+    final RateLimitingQueue<Request> queue = new DefaultRateLimitingQueue<>(Executors.newSingleThreadExecutor(ReconcileScenario::daemon));
+    final AtomicLong adds = new AtomicLong();
+    final AtomicLong updates = new AtomicLong();
+    final AtomicLong retries = new AtomicLong();
+    final AtomicInteger inFlight = new AtomicInteger();
+    final Map<String, AtomicInteger> callsByKey = new ConcurrentHashMap<>();
+    final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+    final Map<String, AtomicLong> reconciles = new ConcurrentHashMap<>();
+    Controller controller;
+
+    Watched(String name) {
+      this.name = name;
+    }
+
+    int calls(String key) {
+      AtomicInteger calls = callsByKey.get(key);
+      return calls == null ? 0 : calls.get();
+    }
+
+    void enqueued(String trigger) {
+      count(series("workqueue_trigger_adds_total", "name", name, "trigger", trigger));
+    }
+
+    void reconciled(String trigger, String result) {
+      count(series("controller_reconcile_total", "controller", name, "trigger", trigger, "result", result));
+      count(series("controller_reconcile_duration_seconds_count", "controller", name, "trigger", trigger));
+      reconciles.computeIfAbsent(trigger + "/" + result, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    private void count(String series) {
+      counts.computeIfAbsent(series, k -> new AtomicLong()).incrementAndGet();
+    }
+  }
+}

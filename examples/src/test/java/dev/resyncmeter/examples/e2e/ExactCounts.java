@@ -1,0 +1,41 @@
+package dev.resyncmeter.examples.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The comparison every end-to-end test makes: exported counts equal the application's, both ways. */
+final class ExactCounts {
+
+  private ExactCounts() {}
+
+  /** Every series the application counted is exported with exactly its count (missing means 0). */
+  static void assertExported(Map<String, Long> truth, Scrape scrape) {
+    Map<String, Long> exported = new LinkedHashMap<>();
+    truth.keySet().forEach(series -> exported.put(series, (long) scrape.value(series)));
+    assertThat(exported).containsExactlyInAnyOrderEntriesOf(truth);
+  }
+
+  /** No non-zero series of these families is exported that the application did not count. */
+  static void assertNothingElse(Map<String, Long> truth, Scrape scrape, List<String> families) {
+    Map<String, Long> unexpected = new LinkedHashMap<>();
+    scrape.series().forEach(
+        (series, value) -> {
+          boolean counted = families.stream().anyMatch(f -> series.startsWith(f + "{"));
+          if (counted && value != 0 && !truth.containsKey(series)) {
+            unexpected.put(series, value.longValue());
+          }
+        });
+    assertThat(unexpected).isEmpty();
+  }
+
+  /** The sum of a family's series whose labels contain {@code labelMatch}. */
+  static double sum(Scrape scrape, String family, String labelMatch) {
+    return scrape.series().entrySet().stream()
+        .filter(e -> e.getKey().startsWith(family + "{") && e.getKey().contains(labelMatch))
+        .mapToDouble(Map.Entry::getValue)
+        .sum();
+  }
+}

@@ -36,6 +36,7 @@ final class MetricsSummary {
   static String render(String scrape) {
     Map<String, Double> byCause = new TreeMap<>();
     Map<String, double[]> byHandler = new TreeMap<>(); // noops, enqueued, dropped
+    Map<String, Map<String, double[]>> cost = new TreeMap<>(); // controller -> trigger -> reconciles, seconds
     double resyncs = 0;
     double relists = 0;
     double lost = 0;
@@ -57,6 +58,10 @@ final class MetricsSummary {
             h[2] += value;
           }
         }
+        case "controller_reconcile_total" ->
+            cost.computeIfAbsent(labels.get("controller"), k -> new TreeMap<>()).computeIfAbsent(labels.get("trigger"), k -> new double[2])[0] += value;
+        case "controller_reconcile_duration_seconds_sum" ->
+            cost.computeIfAbsent(labels.get("controller"), k -> new TreeMap<>()).computeIfAbsent(labels.get("trigger"), k -> new double[2])[1] += value;
         case "informer_resyncs_total" -> resyncs += value;
         case "informer_relists_total" -> relists += value;
         case "informer_relist_notifications_lost_total" -> lost += value;
@@ -74,6 +79,25 @@ final class MetricsSummary {
     byHandler.forEach(
         (handler, h) ->
             out.append(String.format("  %-30s no-op updates %5.0f   enqueued %5.0f   dropped %5.0f%n", handler, h[0], h[1], h[2])));
+    cost.forEach(
+        (controller, byTrigger) -> {
+          double seconds = byTrigger.values().stream().mapToDouble(c -> c[1]).sum();
+          double noopSeconds = 0;
+          double noopReconciles = 0;
+          StringBuilder triggers = new StringBuilder();
+          for (Map.Entry<String, double[]> e : byTrigger.entrySet()) {
+            triggers.append(String.format("%s %.0f (%.2f s), ", e.getKey(), e.getValue()[0], e.getValue()[1]));
+            if (e.getKey().endsWith("_noop")) {
+              noopReconciles += e.getValue()[0];
+              noopSeconds += e.getValue()[1];
+            }
+          }
+          triggers.setLength(Math.max(0, triggers.length() - 2));
+          out.append(
+              String.format(
+                  "  %-30s resync cost: %.0f reconciles, %.2f s = %.0f%% of reconcile time; by trigger: %s%n",
+                  controller, noopReconciles, noopSeconds, seconds == 0 ? 0 : 100 * noopSeconds / seconds, triggers));
+        });
     return out.toString();
   }
 

@@ -1,0 +1,203 @@
+package dev.resyncmeter.dashboards;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dashboard conventions (grafana/dashboard-linter's and the sidecar's): a datasource variable and
+ * every query on it, no import-only inputs, titles, descriptions and units, unique ids, a grid without
+ * overlaps, rates over {@code $__rate_interval}, counters only inside rate/increase, gauges never.
+ */
+class DashboardLintTest {
+
+  static final JsonElement DATASOURCE = JsonParser.parseString("{\"type\":\"prometheus\",\"uid\":\"${datasource}\"}");
+  static final Set<String> GAUGES =
+      Set.of("workqueue_depth", "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds", "informer_resync_period_seconds", "resync_meter_info", "up");
+  static final Set<String> RATE_FUNCTIONS = Set.of("rate", "irate", "increase");
+  private static final Pattern RANGE = Pattern.compile("(rate|irate|increase)\\([^\\[]*\\[([^\\]]+)\\]");
+
+  static List<Path> dashboards() throws Exception {
+    return Dashboards.files();
+  }
+
+  @Test
+  void bothDashboardsShipWithStableUniqueUids() throws Exception {
+    List<String> uids = new ArrayList<>();
+    for (Path file : Dashboards.files()) {
+      uids.add(Dashboards.read(file).get("uid").getAsString());
+    }
+    assertThat(uids).containsExactlyInAnyOrder("resync-meter-overview", "resync-meter-controller-detail");
+  }
+
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void hasADatasourceVariableAndNoImportOnlyInputs(Path file) throws Exception {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    JsonObject dashboard = Dashboards.read(file);
+    assertThat(dashboard.has("__inputs")).isFalse();
+    assertThat(text).doesNotContain("${DS_").doesNotContain("__inputs");
+    List<JsonObject> variables = variables(dashboard);
+    assertThat(variables).anySatisfy(v -> {
+      assertThat(v.get("name").getAsString()).isEqualTo("datasource");
+      assertThat(v.get("type").getAsString()).isEqualTo("datasource");
+      assertThat(v.get("query").getAsString()).isEqualTo("prometheus");
+    });
+    assertThat(variables).extracting(v -> v.get("name").getAsString()).contains("job", "namespace", "pod");
+    for (JsonObject variable : variables) {
+      if (variable.get("type").getAsString().equals("query")) {
+        assertThat(variable.get("datasource")).as(variable.get("name").toString()).isEqualTo(DATASOURCE);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void everyPanelAndQueryIsOnTheDatasourceVariable(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      assertThat(panel.get("datasource")).as(title(panel)).isEqualTo(DATASOURCE);
+      for (JsonElement target : panel.getAsJsonArray("targets")) {
+        assertThat(target.getAsJsonObject().get("datasource")).as(title(panel)).isEqualTo(DATASOURCE);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void everyPanelHasATitleADescriptionAUnitAndAQuery(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      assertThat(panel.get("title").getAsString()).isNotBlank();
+      assertThat(panel.get("description").getAsString()).as(title(panel)).isNotBlank();
+      assertThat(panel.getAsJsonObject("fieldConfig").getAsJsonObject("defaults").get("unit").getAsString()).as(title(panel)).isNotBlank();
+      assertThat(Dashboards.expressions(panel)).as(title(panel)).isNotEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void panelIdsAreUniqueAndTheGridHasNoOverlaps(Path file) throws Exception {
+    List<JsonObject> panels = Dashboards.panels(Dashboards.read(file));
+    Set<Integer> ids = new HashSet<>();
+    Set<String> cells = new HashSet<>();
+    for (JsonObject panel : panels) {
+      assertThat(ids.add(panel.get("id").getAsInt())).as("unique id of " + title(panel)).isTrue();
+      JsonObject grid = panel.getAsJsonObject("gridPos");
+      int x = grid.get("x").getAsInt(), y = grid.get("y").getAsInt(), w = grid.get("w").getAsInt(), h = grid.get("h").getAsInt();
+      assertThat(x + w).as("width of " + title(panel)).isLessThanOrEqualTo(24);
+      for (int i = x; i < x + w; i++) {
+        for (int j = y; j < y + h; j++) {
+          assertThat(cells.add(i + "," + j)).as(title(panel) + " overlaps at " + i + "," + j).isTrue();
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void queriesSelectTheJobAndRateOverTheRateInterval(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      for (String expr : Dashboards.expressions(panel)) {
+        assertThat(expr).as(title(panel)).contains("job=~\"$job\"");
+        Matcher m = RANGE.matcher(expr);
+        while (m.find()) {
+          String range = m.group(2);
+          if (m.group(1).equals("increase")) {
+            assertThat(range).as(title(panel) + ": " + expr).isIn("$__rate_interval", "$__range");
+          } else {
+            assertThat(range).as(title(panel) + ": " + expr).isEqualTo("$__rate_interval");
+          }
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void countersOnlyInsideRateAndGaugesNever(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      for (String expr : Dashboards.expressions(panel)) {
+        assertCountersAndGauges(title(panel), expr);
+      }
+    }
+  }
+
+  @Test
+  void theLintCatchesWhatItIsFor() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> assertCountersAndGauges("t", "sum(informer_updates_total{job=~\"$job\"})"))
+        .isInstanceOf(AssertionError.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> assertCountersAndGauges("t", "rate(workqueue_depth{job=~\"$job\"}[1m])"))
+        .isInstanceOf(AssertionError.class);
+    assertCountersAndGauges("t", "sum by (le) (rate(controller_reconcile_duration_seconds_bucket{a=\"b\"}[1m]))");
+    assertCountersAndGauges("t", "max(workqueue_depth{a=\"b\"})");
+  }
+
+  /** Walks the expression keeping the enclosing function of each metric selector. */
+  static void assertCountersAndGauges(String where, String expr) {
+    Deque<String> functions = new ArrayDeque<>();
+    int i = 0;
+    while (i < expr.length()) {
+      char c = expr.charAt(i);
+      if (Character.isLetter(c) || c == '_') {
+        int start = i;
+        while (i < expr.length() && (Character.isLetterOrDigit(expr.charAt(i)) || expr.charAt(i) == '_' || expr.charAt(i) == ':')) {
+          i++;
+        }
+        String word = expr.substring(start, i);
+        int next = i;
+        while (next < expr.length() && expr.charAt(next) == ' ') {
+          next++;
+        }
+        if (next < expr.length() && expr.charAt(next) == '(') {
+          functions.push(word);
+          i = next + 1;
+        } else if (next < expr.length() && expr.charAt(next) == '{') {
+          String enclosing = functions.isEmpty() ? "" : functions.peek();
+          boolean counter = word.endsWith("_total") || word.endsWith("_bucket") || word.endsWith("_sum") || word.endsWith("_count");
+          if (counter) {
+            assertThat(enclosing).as(where + ": counter " + word + " outside rate/increase in " + expr).isIn(RATE_FUNCTIONS);
+          }
+          if (GAUGES.contains(word)) {
+            assertThat(enclosing).as(where + ": gauge " + word + " inside " + enclosing + " in " + expr).isNotIn(RATE_FUNCTIONS);
+          }
+          i = expr.indexOf('}', next) + 1;
+        }
+      } else if (c == '(') {
+        functions.push("(");
+        i++;
+      } else if (c == ')') {
+        functions.pop();
+        i++;
+      } else if (c == '"') {
+        i = expr.indexOf('"', i + 1) + 1;
+      } else {
+        i++;
+      }
+    }
+  }
+
+  private static List<JsonObject> variables(JsonObject dashboard) {
+    List<JsonObject> variables = new ArrayList<>();
+    dashboard.getAsJsonObject("templating").getAsJsonArray("list").forEach(v -> variables.add(v.getAsJsonObject()));
+    return variables;
+  }
+
+  private static String title(JsonObject panel) {
+    return panel.get("title").getAsString();
+  }
+}

@@ -1,0 +1,256 @@
+package dev.resyncmeter.dashboards;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every dashboard query and every rule expression, run through a real Prometheus (Debian's) that
+ * scraped the real agent in the demo: the sample controllers against the embedded API server, with
+ * churn and relists. Both processes live on loopback ports and are stopped afterwards in every case.
+ */
+class LiveDashboardIT {
+
+  static final String JOB = "resync-meter-demo";
+  /** Panels the demo cannot feed: it has no agent faults. */
+  static final Set<String> MAY_BE_EMPTY = Set.of("Agent errors");
+  static final Map<String, String> VARIABLES =
+      Map.of(
+          "__rate_interval", "30s",
+          "__range", "2m",
+          "job", JOB,
+          "namespace", ".*",
+          "pod", ".*",
+          "controller", "configmap-every-update",
+          "handler", "configmap-every-update");
+
+  private static Process demo;
+  private static Process prometheus;
+  private static Path workDir;
+  private static String api;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path prometheusBinary = Tools.require("prometheus");
+    workDir = Files.createTempDirectory("resync-meter-prometheus");
+    int agentPort = freePort();
+    int prometheusPort = freePort();
+    demo =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-javaagent:" + jar("resyncmeter.agentJar") + "=host=127.0.0.1,port=" + agentPort,
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-jar",
+                jar("resyncmeter.examplesJar").toString(),
+                "demo",
+                "--metrics-url",
+                "http://127.0.0.1:" + agentPort + "/metrics",
+                "--seconds",
+                "150")
+            .redirectErrorStream(true)
+            .redirectOutput(workDir.resolve("demo.log").toFile())
+            .start();
+    Path config = workDir.resolve("prometheus.yml");
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "global:",
+            "  scrape_interval: 1s",
+            "  evaluation_interval: 1s",
+            "rule_files:",
+            "  - " + Dashboards.RULES.toAbsolutePath(),
+            "scrape_configs:",
+            "  - job_name: " + JOB,
+            "    static_configs:",
+            "      - targets: ['127.0.0.1:" + agentPort + "']",
+            ""));
+    prometheus =
+        new ProcessBuilder(
+                prometheusBinary.toString(),
+                "--config.file=" + config,
+                "--storage.tsdb.path=" + workDir.resolve("data"),
+                "--web.listen-address=127.0.0.1:" + prometheusPort)
+            .redirectErrorStream(true)
+            .redirectOutput(workDir.resolve("prometheus.log").toFile())
+            .start();
+    api = "http://127.0.0.1:" + prometheusPort;
+    awaitReady();
+    // Long enough for resync ticks (5 s), changes (3 s), two relists (20 s) and rates over 30 s.
+    long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
+    while (System.nanoTime() < until) {
+      assertThat(demo.isAlive()).as("the demo runs\n" + log("demo.log")).isTrue();
+      Thread.sleep(1_000);
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (Process process : new Process[] {prometheus, demo}) {
+      if (process != null) {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+    }
+    if (workDir != null) {
+      try (Stream<Path> files = Files.walk(workDir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  @Test
+  void prometheusScrapedTheAgent() throws Exception {
+    assertThat(query("up{job=\"" + JOB + "\"}")).hasSize(1).allSatisfy(r -> assertThat(value(r)).isEqualTo(1.0));
+  }
+
+  @Test
+  void everyPanelQueryRunsAndEveryFedPanelHasData() throws Exception {
+    Map<String, String> empty = new LinkedHashMap<>();
+    int queries = 0;
+    for (Path file : Dashboards.files()) {
+      for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+        String title = panel.get("title").getAsString();
+        boolean panelHasData = false;
+        for (String expr : Dashboards.expressions(panel)) {
+          List<JsonObject> result = query(Dashboards.substitute(expr, VARIABLES));
+          queries++;
+          panelHasData |= !result.isEmpty();
+        }
+        if (!panelHasData && !MAY_BE_EMPTY.contains(title)) {
+          empty.put(file.getFileName() + ": " + title, String.join(" | ", Dashboards.expressions(panel)));
+        }
+      }
+    }
+    assertThat(queries).isGreaterThan(20);
+    assertThat(empty).as("panels without data").isEmpty();
+  }
+
+  @Test
+  void theHeadlineNumbersShowTheResyncCostOfTheEnqueuingControllerOnly() throws Exception {
+    String cost = "sum by (controller) (increase(controller_reconcile_duration_seconds_sum{job=\"" + JOB + "\", trigger=~\".*_noop\"}[2m]))";
+    Map<String, Double> byController = new LinkedHashMap<>();
+    for (JsonObject r : query(cost)) {
+      byController.put(r.getAsJsonObject("metric").get("controller").getAsString(), value(r));
+    }
+    assertThat(byController.get("configmap-every-update")).isPositive();
+    assertThat(byController.getOrDefault("configmap-rv-filter", 0.0)).isZero();
+  }
+
+  @Test
+  void everyRuleExpressionRunsAndTheRecordingRulesRecord() throws Exception {
+    for (Map<String, Object> rule : Dashboards.rules()) {
+      query((String) rule.get("expr"));
+      if (rule.containsKey("record")) {
+        assertThat(query((String) rule.get("record"))).as("recorded " + rule.get("record")).isNotEmpty();
+      }
+    }
+  }
+
+  @Test
+  void theVariableQueriesFindTheirValues() throws Exception {
+    assertThat(labelValues("job", "resync_meter_info")).contains(JOB);
+    assertThat(labelValues("controller", "controller_reconcile_total{job=\"" + JOB + "\"}")).contains("configmap-every-update", "configmap-rv-filter");
+    assertThat(labelValues("handler", "informer_updates_total{job=\"" + JOB + "\"}")).contains("configmap-every-update", "configmap-rv-filter");
+  }
+
+  // ---- Prometheus' HTTP API --------------------------------------------------------------------
+
+  static List<JsonObject> query(String promql) throws IOException {
+    JsonObject response = get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+    assertThat(response.get("status").getAsString()).as(promql + " -> " + response).isEqualTo("success");
+    List<JsonObject> result = new ArrayList<>();
+    JsonObject data = response.getAsJsonObject("data");
+    if (data.get("resultType").getAsString().equals("vector")) {
+      data.getAsJsonArray("result").forEach(e -> result.add(e.getAsJsonObject()));
+    }
+    return result;
+  }
+
+  static List<String> labelValues(String label, String match) throws IOException {
+    JsonObject response = get("/api/v1/label/" + label + "/values?match[]=" + URLEncoder.encode(match, StandardCharsets.UTF_8));
+    List<String> values = new ArrayList<>();
+    response.getAsJsonArray("data").forEach(v -> values.add(v.getAsString()));
+    return values;
+  }
+
+  static double value(JsonObject vectorSample) {
+    return Double.parseDouble(vectorSample.getAsJsonArray("value").get(1).getAsString());
+  }
+
+  static JsonObject get(String path) throws IOException {
+    HttpURLConnection connection = (HttpURLConnection) URI.create(api + path).toURL().openConnection();
+    connection.setConnectTimeout(5_000);
+    connection.setReadTimeout(30_000);
+    int status = connection.getResponseCode();
+    try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
+      return JsonParser.parseString(new String(in.readAllBytes(), StandardCharsets.UTF_8)).getAsJsonObject();
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  private static void awaitReady() throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      assertThat(prometheus.isAlive()).as("prometheus runs\n" + log("prometheus.log")).isTrue();
+      try {
+        HttpURLConnection connection = (HttpURLConnection) URI.create(api + "/-/ready").toURL().openConnection();
+        connection.setConnectTimeout(1_000);
+        connection.setReadTimeout(2_000);
+        if (connection.getResponseCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("prometheus did not become ready\n" + log("prometheus.log"));
+  }
+
+  private static String log(String name) {
+    try {
+      return Files.readString(workDir.resolve(name));
+    } catch (IOException e) {
+      return "(no " + name + ")";
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static Path jar(String property) {
+    Path jar = Path.of(System.getProperty(property, "")).toAbsolutePath().normalize();
+    assertThat(Files.isRegularFile(jar)).as(jar + " is built by `mvn verify` from the top folder").isTrue();
+    return jar;
+  }
+}

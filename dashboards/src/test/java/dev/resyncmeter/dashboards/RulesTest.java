@@ -1,0 +1,54 @@
+package dev.resyncmeter.dashboards;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The rule file is valid, and every alert fires when it should and stays silent when it should not. */
+class RulesTest {
+
+  @Test
+  void promtoolAcceptsTheRuleFile() throws Exception {
+    Result result = promtool("check", "rules", Dashboards.RULES.toString());
+    assertThat(result.exit).as(result.output).isZero();
+  }
+
+  @Test
+  void everyAlertPassesItsRuleUnitTests() throws Exception {
+    Result result = promtool("test", "rules", Dashboards.RULE_TESTS.toString());
+    assertThat(result.exit).as(result.output).isZero();
+    assertThat(result.output).contains("SUCCESS");
+  }
+
+  @Test
+  void everyAlertHasAUnitTestASeverityAndARunbook() throws Exception {
+    String tests = java.nio.file.Files.readString(Dashboards.RULE_TESTS, StandardCharsets.UTF_8);
+    List<Map<String, Object>> alerts = Dashboards.rules().stream().filter(r -> r.containsKey("alert")).toList();
+    assertThat(alerts).extracting(r -> r.get("alert"))
+        .contains("ResyncCostHigh", "RelistNotificationsLost", "ResyncMeterAgentErrors", "ResyncMeterTargetDown");
+    for (Map<String, Object> alert : alerts) {
+      assertThat(tests).as("unit test of " + alert.get("alert")).contains("alertname: " + alert.get("alert"));
+      assertThat(((Map<?, ?>) alert.get("labels")).containsKey("severity")).as("severity of " + alert.get("alert")).isTrue();
+      @SuppressWarnings("unchecked")
+      Map<String, String> annotations = (Map<String, String>) alert.get("annotations");
+      assertThat(annotations.get("summary")).isNotBlank();
+      assertThat(annotations.get("description")).contains("Runbook:");
+    }
+  }
+
+  private static Result promtool(String... args) throws IOException, InterruptedException {
+    List<String> command = new java.util.ArrayList<>();
+    command.add(Tools.require("promtool").toString());
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).directory(Dashboards.RULES.getParent().toFile()).redirectErrorStream(true).start();
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  private record Result(int exit, String output) {}
+}

@@ -33,6 +33,12 @@ public final class IdentityWeakMap<V> {
     return map.computeIfAbsent(new Key(key, collected), k -> create.apply(key));
   }
 
+  /** A snapshot of the values of keys still alive. */
+  public java.util.List<V> values() {
+    purge();
+    return java.util.List.copyOf(map.values());
+  }
+
   public int size() {
     purge();
     return map.size();

@@ -154,6 +154,21 @@ final class AgentProcess implements AutoCloseable {
     return waitFor(timeout);
   }
 
+  /** Ends a process that waits for its standard input to close, and asserts it exited with 0. */
+  static void end(AgentProcess process) throws IOException, InterruptedException {
+    if (process == null) {
+      return;
+    }
+    try {
+      int exit = process.closeInputAndWait(Duration.ofSeconds(30));
+      if (exit != 0) {
+        throw new AssertionError("exit code " + exit + "\n" + process.transcript());
+      }
+    } finally {
+      process.close();
+    }
+  }
+
   int waitFor(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new AssertionError("process did not exit within " + timeout + "\n" + transcript());

@@ -23,11 +23,7 @@ class MetricsEndpointIT {
 
   @AfterAll
   static void stop() throws Exception {
-    try {
-      assertThat(host.closeInputAndWait(Duration.ofSeconds(30))).isZero();
-    } finally {
-      host.close();
-    }
+    AgentProcess.end(host);
   }
 
   @Test

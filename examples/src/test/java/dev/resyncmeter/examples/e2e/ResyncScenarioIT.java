@@ -42,13 +42,7 @@ class ResyncScenarioIT {
 
   @AfterAll
   static void stop() throws Exception {
-    if (scenario != null) {
-      try {
-        assertThat(scenario.closeInputAndWait(Duration.ofSeconds(30))).as("scenario exit code").isZero();
-      } finally {
-        scenario.close();
-      }
-    }
+    AgentProcess.end(scenario);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava.informer;
 
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
+import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.clientjava.KindNames;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.HandlerMetrics;
@@ -10,11 +11,6 @@ import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.Trigger;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * What the client-java informer advice calls. It follows a notification from
@@ -26,12 +22,12 @@ public final class InformerBridge {
 
   static final String COMPONENT = "clientjava-informer";
 
-  // Identity keys (none of these classes overrides equals); weak, so stopped informers go away.
-  private static final Map<Object, InformerState> INFORMER_OF_PROCESSOR = Collections.synchronizedMap(new WeakHashMap<>());
-  private static final Map<Object, InformerState> INFORMER_OF_FIFO = Collections.synchronizedMap(new WeakHashMap<>());
-  private static final Map<Object, ListenerState> LISTENERS = Collections.synchronizedMap(new WeakHashMap<>());
+  // Identity keys, weak, so stopped informers and processed notifications go away.
+  private static final IdentityWeakMap<InformerState> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
+  private static final IdentityWeakMap<InformerState> INFORMER_OF_FIFO = new IdentityWeakMap<>();
+  private static final IdentityWeakMap<ListenerState> LISTENERS = new IdentityWeakMap<>();
   /** Relist updates in flight: the listener thread cannot see {@code isSync}, so distribute marks them. */
-  private static final Map<Object, Boolean> RELIST_UPDATES = Collections.synchronizedMap(new WeakHashMap<>());
+  private static final IdentityWeakMap<Boolean> RELIST_UPDATES = new IdentityWeakMap<>();
 
   private static final ThreadLocal<ListenerState> LISTENER_OF_THREAD = new ThreadLocal<>();
   private static final ThreadLocal<DistributeScope> DISTRIBUTE = ThreadLocal.withInitial(DistributeScope::new);
@@ -83,11 +79,7 @@ public final class InformerBridge {
   /** A controller was built: the handlers of its watches now have their final label. */
   public static void resolvePendingHandlers() {
     try {
-      List<ListenerState> listeners;
-      synchronized (LISTENERS) {
-        listeners = new ArrayList<>(LISTENERS.values());
-      }
-      for (ListenerState listener : listeners) {
+      for (ListenerState listener : LISTENERS.values()) {
         if (!listener.resolved()) {
           listener.resolve();
         }
@@ -227,7 +219,7 @@ public final class InformerBridge {
   public static void updateSeen(Object call, boolean sameInstance, String oldVersion, String newVersion) {
     try {
       ListenerState state = (ListenerState) call;
-      boolean isSync = sameInstance || RELIST_UPDATES.containsKey(state.currentNotification);
+      boolean isSync = sameInstance || RELIST_UPDATES.get(state.currentNotification) != null;
       state.cause = NoopUpdateClassifier.cause(isSync, sameInstance);
       state.unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
       HandlerCallTracker.classify(Trigger.ofHandlerCall(NotificationType.UPDATE, state.cause, state.unchanged));

@@ -29,6 +29,9 @@ public final class InformerBridge {
   /** Relist updates in flight: the listener thread cannot see {@code isSync}, so distribute marks them. */
   private static final IdentityWeakMap<Boolean> RELIST_UPDATES = new IdentityWeakMap<>();
 
+  /** values() copies its array on every call: not on a per-handler-call path. */
+  private static final NotificationType[] TYPES = NotificationType.values();
+
   private static final ThreadLocal<ListenerState> LISTENER_OF_THREAD = new ThreadLocal<>();
   private static final ThreadLocal<DistributeScope> DISTRIBUTE = ThreadLocal.withInitial(DistributeScope::new);
 
@@ -204,7 +207,7 @@ public final class InformerBridge {
         return null;
       }
       state.inCall = true;
-      state.callType = NotificationType.values()[type];
+      state.callType = TYPES[type];
       return state;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

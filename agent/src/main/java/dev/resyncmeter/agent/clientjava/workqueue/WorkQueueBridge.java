@@ -53,8 +53,11 @@ public final class WorkQueueBridge {
     }
   }
 
+  /** values() copies its array on every call: not on a per-add path. */
+  private static final QueueTracker.AddKind[] KINDS = QueueTracker.AddKind.values();
+
   static QueueTracker.AddKind kind(int kind) {
-    return QueueTracker.AddKind.values()[kind];
+    return KINDS[kind];
   }
 
   /** {@code addRateLimited} or {@code addAfter} starts (kind 2 or 1). */

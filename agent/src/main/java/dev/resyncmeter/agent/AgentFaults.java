@@ -29,12 +29,11 @@ public final class AgentFaults {
       long previous = last.get();
       if (now - previous >= LOG_INTERVAL_NANOS && last.compareAndSet(previous, now)) {
         SINCE_LOGGED.get(component).addAndGet(-suppressed);
-        AgentLog.get()
-            .warn(
-                "internal fault in {} ({} since the last report; the host is unaffected): {}",
-                component,
-                suppressed,
-                String.valueOf(fault));
+        AgentLog.warnLater(
+            "internal fault in {} ({} since the last report; the host is unaffected): {}",
+            component,
+            suppressed,
+            String.valueOf(fault));
       }
     } catch (Throwable ignored) {
       // Reporting a fault must never become a fault in the host.

@@ -19,6 +19,11 @@ public final class HandlerCallTracker {
     queueAddsObservable = true;
   }
 
+  /** The workqueue instrumentation stopped: outcomes go back to {@code unknown}. */
+  public static void queueAddsBecameUnobservable() {
+    queueAddsObservable = false;
+  }
+
   public static boolean queueAddsObservable() {
     return queueAddsObservable;
   }

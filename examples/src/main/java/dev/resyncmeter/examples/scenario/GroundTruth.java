@@ -1,5 +1,6 @@
 package dev.resyncmeter.examples.scenario;
 
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,25 @@ final class GroundTruth {
   long get(String series) {
     AtomicLong count = counts.get(series);
     return count == null ? 0 : count.get();
+  }
+
+  /** One {@code onUpdate} as the application sees it, with the outcome its handler chose. */
+  void handlerUpdate(String handler, V1ConfigMap oldObject, V1ConfigMap newObject, String outcome) {
+    String cause = ResyncScenario.cause(oldObject, newObject);
+    boolean unchanged = ResyncScenario.unchanged(oldObject, newObject);
+    increment(series("informer_notifications_total", "kind", ResyncScenario.KIND, "handler", handler, "type", "update"));
+    increment(
+        series(
+            "informer_updates_total", "kind", ResyncScenario.KIND, "handler", handler, "cause", cause, "resource_version",
+            unchanged ? "unchanged" : "changed"));
+    if (unchanged) {
+      increment(series("informer_noop_updates_total", "kind", ResyncScenario.KIND, "handler", handler, "cause", cause, "outcome", outcome));
+    }
+  }
+
+  /** One {@code onAdd} or {@code onDelete} ({@code type} add or delete). */
+  void handlerCall(String handler, String type) {
+    increment(series("informer_notifications_total", "kind", ResyncScenario.KIND, "handler", handler, "type", type));
   }
 
   /** A series name with its labels in Prometheus' order (sorted by name), as the agent prints them. */

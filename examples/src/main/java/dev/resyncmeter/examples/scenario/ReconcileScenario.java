@@ -39,7 +39,8 @@ import java.util.function.BooleanSupplier;
  * step merges into another's, and each reconcile's trigger is the step's.
  *
  * <p>{@code phases}: an enqueuing and a filtering controller through initial adds, resyncs, real
- * changes, a relist, a reconciler that requeues, one that throws, and a slow one that holds its
+ * changes, a relist, a reconciler that requeues, one that throws (an unchecked, then a checked
+ * exception), a handler that throws on every call, and a slow reconciler that holds its
  * worker until a line arrives on standard input (so the test can watch the in-flight gauges).
  * {@code stress}: 4 informers, 4 controllers with 2 workers each, 100,000 resync handler calls.
  */
@@ -81,6 +82,8 @@ public final class ReconcileScenario {
       ApiClient client = client(server);
       ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
       ObservedInformer informer = informer(factory, client);
+      FailingHandler failing = new FailingHandler(truth);
+      informer.addEventHandler(failing);
       Watched every = watched(factory, EVERY_UPDATE, false, 4);
       Watched filter = watched(factory, RV_FILTER, true, 2);
       ControllerManager manager = manager(factory, every, filter);
@@ -133,6 +136,8 @@ public final class ReconcileScenario {
       await("the slow reconcile", () -> every.calls(SLOW_KEY) == 1 && filter.calls(SLOW_KEY) == 1);
       awaitIdle();
 
+      // The failing handler has its own listener thread: let it catch up before counting.
+      await("the failing handler", () -> failing.adds.get() == every.adds.get() && failing.updates.get() == every.updates.get());
       manager.shutdown();
       report();
       while (stdin.read() >= 0) {
@@ -273,7 +278,11 @@ public final class ReconcileScenario {
         w.reconciled(trigger, "error");
         w.enqueued("requeue");
         w.retries.incrementAndGet();
-        throw new IllegalStateException("the scenario's reconciler fails on purpose");
+        if (call == 1) {
+          throw new IllegalStateException("the scenario's reconciler fails on purpose");
+        }
+        // As Kotlin or @SneakyThrows code does: a checked exception that Reconciler does not declare.
+        throw sneaky(new java.io.IOException("the scenario's reconciler fails on purpose with a checked exception"));
       }
       if (key.equals(SLOW_KEY) && w.name.equals(EVERY_UPDATE)) {
         slowStarted.countDown();
@@ -288,6 +297,11 @@ public final class ReconcileScenario {
     } finally {
       w.inFlight.decrementAndGet();
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> RuntimeException sneaky(Throwable checked) throws T {
+    throw (T) checked;
   }
 
   /** Idle: every queue empty and no reconcile running, for a little while (requeue delays are short). */

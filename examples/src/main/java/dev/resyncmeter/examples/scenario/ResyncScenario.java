@@ -124,18 +124,11 @@ public final class ResyncScenario {
   }
 
   private void recordUpdate(String handler, V1ConfigMap oldObject, V1ConfigMap newObject, String outcome) {
-    String cause = cause(oldObject, newObject);
-    boolean unchanged = unchanged(oldObject, newObject);
-    truth.increment(series("informer_notifications_total", "kind", KIND, "handler", handler, "type", "update"));
-    truth.increment(
-        series("informer_updates_total", "kind", KIND, "handler", handler, "cause", cause, "resource_version", unchanged ? "unchanged" : "changed"));
-    if (unchanged) {
-      truth.increment(series("informer_noop_updates_total", "kind", KIND, "handler", handler, "cause", cause, "outcome", outcome));
-    }
+    truth.handlerUpdate(handler, oldObject, newObject, outcome);
   }
 
   private void recordOther(String handler, String type) {
-    truth.increment(series("informer_notifications_total", "kind", KIND, "handler", handler, "type", type));
+    truth.handlerCall(handler, type);
   }
 
   /** The controllers' filters see every notification their handlers get, and decide on it. */

@@ -38,11 +38,38 @@ final class AgentProcess implements AutoCloseable {
 
   /** Starts the examples jar with the agent; {@code agentArgs} null means no {@code =...} part. */
   static AgentProcess start(String agentArgs, Map<String, String> environment, String... command) throws IOException {
+    return start(List.of(), agentArgs, environment, command);
+  }
+
+  /** Starts the examples jar with the agent and these JVM options. */
+  static AgentProcess start(List<String> jvmOptions, String agentArgs, Map<String, String> environment, String... command)
+      throws IOException {
+    List<String> options = new ArrayList<>(jvmOptions);
+    options.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+    return launch(options, List.of("-jar", examplesJar().toString()), environment, command);
+  }
+
+  /**
+   * Starts the examples with the agent and {@code first} ahead of the examples jar on the class path,
+   * so the classes in it replace the libraries' own (the jar's manifest still brings its lib/).
+   */
+  static AgentProcess startWithClassesFirst(Path first, String agentArgs, String... command) throws IOException {
+    List<String> options = List.of("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+    String classPath = first + java.io.File.pathSeparator + examplesJar();
+    return launch(options, List.of("-cp", classPath, "dev.resyncmeter.examples.Main"), Map.of(), command);
+  }
+
+  /** Starts the examples jar without the agent: the host as it runs on its own. */
+  static AgentProcess startWithoutAgent(String... command) throws IOException {
+    return launch(List.of(), List.of("-jar", examplesJar().toString()), Map.of(), command);
+  }
+
+  private static AgentProcess launch(
+      List<String> jvmOptions, List<String> main, Map<String, String> environment, String... command) throws IOException {
     List<String> line = new ArrayList<>();
     line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    line.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
-    line.add("-jar");
-    line.add(examplesJar().toString());
+    line.addAll(jvmOptions);
+    line.addAll(main);
     line.addAll(List.of(command));
     ProcessBuilder builder = new ProcessBuilder(line);
     builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
@@ -123,6 +150,10 @@ final class AgentProcess implements AutoCloseable {
 
   List<String> stdout() {
     return List.copyOf(stdout);
+  }
+
+  List<String> stderr() {
+    return List.copyOf(stderr);
   }
 
   /** The agent's own lines: those it prefixes with {@code [resync-meter]}. */

@@ -14,15 +14,21 @@ public final class ControllerBridge {
 
   public static void watchHandlerCreated(Object handler, Object workQueue) {
     try {
+      if (!ControllerInstrumentation.SWITCH.on()) {
+        return;
+      }
       HandlerNames.controllerWatchHandler(handler, workQueue);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
   }
 
-  /** Puts a timing proxy in front of the reconciler a controller is being built with. */
+  /** Puts a timing stand-in in front of the reconciler a controller is being built with. */
   public static Object timedReconciler(Object reconciler, String name, Class<?> reconcilerInterface) {
     try {
+      if (!ControllerInstrumentation.SWITCH.on()) {
+        return reconciler;
+      }
       return TimedReconciler.wrap(reconciler, name, reconcilerInterface);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -32,6 +38,9 @@ public final class ControllerBridge {
 
   public static void controllerBuilt(String name, Object workQueue) {
     try {
+      if (!ControllerInstrumentation.SWITCH.on()) {
+        return;
+      }
       HandlerNames.controllerBuilt(name, workQueue);
       WorkQueueBridge.controllerOwns(workQueue, name);
       InformerBridge.resolvePendingHandlers();

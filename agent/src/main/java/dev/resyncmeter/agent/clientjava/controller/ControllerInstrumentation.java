@@ -3,17 +3,22 @@ package dev.resyncmeter.agent.clientjava.controller;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.LayoutCheckedAdvice;
+import dev.resyncmeter.agent.UnitSwitch;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
 
 /** client-java-extended's controller framework: which controller each builder-made handler feeds. */
 public final class ControllerInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.kubernetes.client.extended.controller.";
   static final String RECONCILER = PACKAGE + "reconciler.Reconciler";
+  static final String WORK_QUEUE = "io.kubernetes.client.extended.workqueue.WorkQueue";
+  static final String RATE_LIMITING_QUEUE = "io.kubernetes.client.extended.workqueue.RateLimitingQueue";
+
+  /** Off when a controller class has a shape this agent does not know. */
+  static final UnitSwitch SWITCH = new UnitSwitch("client-java controller");
 
   @Override
   public String name() {
@@ -25,14 +30,19 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
     return builder
         .type(named(PACKAGE + "DefaultControllerWatch"))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(ControllerAdvice.WatchHandler.class).on(named("getResourceEventHandler").and(takesArguments(0)))))
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("workQueue", WORK_QUEUE)
+                .method("getResourceEventHandler", 0, ControllerAdvice.WatchHandler.class))
         .type(named(PACKAGE + "DefaultController"))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(
-                        Advice.to(ControllerAdvice.TimeReconciler.class)
-                            .on(isConstructor().and(takesArgument(0, String.class)).and(takesArgument(1, named(RECONCILER)))))
-                    .visit(Advice.to(ControllerAdvice.ControllerConstructor.class).on(isConstructor())));
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("name", String.class.getName())
+                .field("workQueue", RATE_LIMITING_QUEUE)
+                .advice(
+                    "a constructor taking (String name, Reconciler reconciler, ...)",
+                    isConstructor().and(takesArgument(0, String.class)).and(takesArgument(1, named(RECONCILER))),
+                    ControllerAdvice.TimeReconciler.class,
+                    true)
+                .advice("a constructor", isConstructor(), ControllerAdvice.ControllerConstructor.class, true));
   }
 }

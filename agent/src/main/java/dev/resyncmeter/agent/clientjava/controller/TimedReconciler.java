@@ -1,5 +1,8 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.collector.QueueTracker;
@@ -9,12 +12,21 @@ import dev.resyncmeter.collector.Trigger;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.ClassFileVersion;
+import net.bytebuddy.description.modifier.Visibility;
+import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
+import net.bytebuddy.implementation.InvocationHandlerAdapter;
 
 /**
- * Times a controller's reconciler, whether a class or a lambda, by standing in front of it as a
- * proxy of client-java's {@code Reconciler} interface. The reconciler's own result and exceptions
- * pass through untouched; the reconcile is attributed to the trigger of the item the worker holds.
+ * Times a controller's reconciler, whether a class or a lambda, by standing in front of it as an
+ * implementation of client-java's {@code Reconciler} interface. The reconciler's own result and
+ * exceptions pass through untouched; the reconcile is attributed to the trigger of the item the
+ * worker holds.
+ *
+ * <p>The stand-in class is generated, not a {@code java.lang.reflect.Proxy}: a proxy wraps a checked
+ * exception that the interface does not declare (Kotlin and {@code @SneakyThrows} reconcilers throw
+ * them) in an {@code UndeclaredThrowableException}, which would change what the host sees.
  */
 final class TimedReconciler implements InvocationHandler {
 
@@ -30,6 +42,26 @@ final class TimedReconciler implements InvocationHandler {
         }
       };
 
+  /** One stand-in class per {@code Reconciler} interface, defined beside it in a child loader. */
+  private static final ClassValue<Class<?>> STAND_IN =
+      new ClassValue<>() {
+        @Override
+        protected Class<?> computeValue(Class<?> reconcilerInterface) {
+          return new ByteBuddy(ClassFileVersion.JAVA_V8)
+              .subclass(Object.class)
+              .name(reconcilerInterface.getName() + "$TimedByResyncMeter")
+              .implement(reconcilerInterface)
+              .defineField(HANDLER_FIELD, InvocationHandler.class, Visibility.PUBLIC)
+              .method(isAbstract().or(named("toString")).or(named("hashCode")).or(named("equals")))
+              .intercept(InvocationHandlerAdapter.toField(HANDLER_FIELD))
+              .make()
+              .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
+              .getLoaded();
+        }
+      };
+
+  private static final String HANDLER_FIELD = "timing";
+
   private final Object target;
   private final String controller;
 
@@ -38,16 +70,18 @@ final class TimedReconciler implements InvocationHandler {
     this.controller = controller;
   }
 
-  /** The reconciler behind a timing proxy; an already timed one is returned as it is. */
-  static Object wrap(Object reconciler, String controller, Class<?> reconcilerInterface) {
+  /** The reconciler behind a timing stand-in; an already timed one is returned as it is. */
+  static Object wrap(Object reconciler, String controller, Class<?> reconcilerInterface) throws ReflectiveOperationException {
     if (reconciler == null || !reconcilerInterface.isInterface()) {
       return reconciler;
     }
-    if (Proxy.isProxyClass(reconciler.getClass()) && Proxy.getInvocationHandler(reconciler) instanceof TimedReconciler) {
+    Class<?> standIn = STAND_IN.get(reconcilerInterface);
+    if (standIn.isInstance(reconciler)) {
       return reconciler;
     }
-    return Proxy.newProxyInstance(
-        reconcilerInterface.getClassLoader(), new Class<?>[] {reconcilerInterface}, new TimedReconciler(reconciler, controller));
+    Object timed = standIn.getDeclaredConstructor().newInstance();
+    standIn.getField(HANDLER_FIELD).set(timed, new TimedReconciler(reconciler, controller));
+    return timed;
   }
 
   @Override
@@ -87,6 +121,9 @@ final class TimedReconciler implements InvocationHandler {
 
   private void record(Trigger trigger, ReconcileResult result, long start) {
     try {
+      if (!ControllerInstrumentation.SWITCH.on()) {
+        return;
+      }
       long nanos = System.nanoTime() - start;
       ResyncMetrics metrics = AgentMetrics.get();
       if (metrics != null) {

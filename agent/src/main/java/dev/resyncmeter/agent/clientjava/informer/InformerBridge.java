@@ -42,6 +42,9 @@ public final class InformerBridge {
   /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
   public static void informerCreated(Class<?> apiType, long resyncPeriodMillis, Object deltaFifo, Object processor) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       ResyncMetrics metrics = AgentMetrics.get();
       if (metrics == null) {
         return;
@@ -58,6 +61,9 @@ public final class InformerBridge {
   /** A {@code ProcessorListener} was made for {@code handler}, with the period it will resync at. */
   public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       LISTENERS.put(listener, new ListenerState(handler, resyncPeriodMillis));
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -67,6 +73,9 @@ public final class InformerBridge {
   /** The listener joined an informer's processor: now its kind is known. */
   public static void listenerAdded(Object processor, Object listener) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       ListenerState state = LISTENERS.get(listener);
       InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
       if (state == null || informer == null) {
@@ -82,6 +91,9 @@ public final class InformerBridge {
   /** A controller was built: the handlers of its watches now have their final label. */
   public static void resolvePendingHandlers() {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       for (ListenerState listener : LISTENERS.values()) {
         if (!listener.resolved()) {
           listener.resolve();
@@ -94,6 +106,9 @@ public final class InformerBridge {
 
   public static void distributeStarting(Object notification, boolean isSync) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       DistributeScope scope = DISTRIBUTE.get();
       scope.open = true;
       scope.queued = 0;
@@ -109,6 +124,9 @@ public final class InformerBridge {
   /** {@code ProcessorListener.add} during a distribute: one listener got the notification. */
   public static void notificationQueued() {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       DistributeScope scope = DISTRIBUTE.get();
       if (scope.open) {
         scope.queued++;
@@ -124,6 +142,9 @@ public final class InformerBridge {
    */
   public static void distributeFinished(Object processor, Object notification, boolean isSync) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       DistributeScope scope = DISTRIBUTE.get();
       scope.open = false;
       if (isSync && scope.queued == 0 && NotificationFields.isRelistNotification(notification)) {
@@ -140,6 +161,9 @@ public final class InformerBridge {
   /** {@code DeltaFIFO.resync()}: the timer found a listener due and replays the cache. */
   public static void resyncTick(Object deltaFifo) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       InformerState informer = INFORMER_OF_FIFO.get(deltaFifo);
       if (informer != null) {
         informer.metrics.resync();
@@ -155,6 +179,9 @@ public final class InformerBridge {
    */
   public static void listReplacing(Class<?> apiType, String lastSyncResourceVersion, boolean versionExpired) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       ResyncMetrics metrics = AgentMetrics.get();
       if (metrics == null || lastSyncResourceVersion == null) {
         return;
@@ -169,6 +196,9 @@ public final class InformerBridge {
 
   public static void listenerThreadStarted(Object listener) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       LISTENER_OF_THREAD.set(LISTENERS.get(listener));
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -177,6 +207,9 @@ public final class InformerBridge {
 
   public static void listenerThreadStopped() {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       LISTENER_OF_THREAD.remove();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -186,6 +219,9 @@ public final class InformerBridge {
   /** The listener thread read an update notification, right before it calls the handler with it. */
   public static void updateTaken(Object notification) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       ListenerState state = LISTENER_OF_THREAD.get();
       if (state != null) {
         state.currentNotification = notification;
@@ -202,6 +238,9 @@ public final class InformerBridge {
    */
   public static Object handlerCallStarting(Object handler, int type) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return null;
+      }
       ListenerState state = LISTENER_OF_THREAD.get();
       if (state == null || state.handler != handler || state.inCall || !HandlerCallTracker.begin()) {
         return null;
@@ -221,6 +260,9 @@ public final class InformerBridge {
    */
   public static void updateSeen(Object call, boolean sameInstance, String oldVersion, String newVersion) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       ListenerState state = (ListenerState) call;
       boolean isSync = sameInstance || RELIST_UPDATES.get(state.currentNotification) != null;
       state.cause = NoopUpdateClassifier.cause(isSync, sameInstance);
@@ -234,6 +276,9 @@ public final class InformerBridge {
   /** The handler method returned or threw: count the call with what it added to queues. */
   public static void handlerCallFinished(Object call) {
     try {
+      if (!InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
       ListenerState state = (ListenerState) call;
       state.inCall = false;
       state.currentNotification = null;

@@ -3,7 +3,6 @@ package dev.resyncmeter.agent.clientjava.informer;
 import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
@@ -11,9 +10,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.LayoutCheckedAdvice;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.clientjava.ClientJavaPresence;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
 
 /**
  * client-java's informer: where notifications are made ({@code SharedProcessor.distribute}), where
@@ -23,6 +23,9 @@ public final class InformerInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.kubernetes.client.informer.";
   static final String RESOURCE_EVENT_HANDLER = PACKAGE + "ResourceEventHandler";
+
+  /** Off when a class of client-java's informer has a shape this agent does not know. */
+  static final UnitSwitch SWITCH = new UnitSwitch("client-java informer");
 
   @Override
   public String name() {
@@ -34,38 +37,43 @@ public final class InformerInstrumentation implements InstrumentationUnit {
     return builder
         .type(named(PACKAGE + "impl.DefaultSharedIndexInformer"))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(InformerAdvice.InformerConstructor.class).on(isConstructor().and(takesArguments(6)))))
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("processor", PACKAGE + "cache.SharedProcessor")
+                .constructor(6, InformerAdvice.InformerConstructor.class))
         .type(named(PACKAGE + "cache.ProcessorListener"))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(InformerAdvice.ListenerConstructor.class).on(isConstructor().and(takesArguments(2))))
-                    .visit(Advice.to(InformerAdvice.ListenerRun.class).on(named("run").and(takesArguments(0))))
-                    .visit(Advice.to(InformerAdvice.ListenerAdd.class).on(named("add").and(takesArguments(1)))))
-        .type(named(PACKAGE + "cache.ProcessorListener$UpdateNotification"))
+            LayoutCheckedAdvice.of(SWITCH)
+                .constructor(2, InformerAdvice.ListenerConstructor.class)
+                .method("run", 0, InformerAdvice.ListenerRun.class)
+                .method("add", 1, InformerAdvice.ListenerAdd.class))
+        .type(named(NotificationFields.UPDATE))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(InformerAdvice.UpdateTaken.class).on(named("getNewObj"))))
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("oldObj", Object.class.getName())
+                .field("newObj", Object.class.getName())
+                .method("getNewObj", 0, InformerAdvice.UpdateTaken.class))
         .type(named(PACKAGE + "cache.SharedProcessor"))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(InformerAdvice.AddListener.class).on(named("addListenerLocked").and(takesArguments(1))))
-                    .visit(Advice.to(InformerAdvice.Distribute.class).on(named("distribute").and(takesArguments(2)))))
+            LayoutCheckedAdvice.of(SWITCH)
+                .method("addListenerLocked", 1, InformerAdvice.AddListener.class)
+                .method("distribute", 2, InformerAdvice.Distribute.class))
         .type(named(PACKAGE + "cache.DeltaFIFO"))
-        .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(InformerAdvice.Resync.class).on(named("resync").and(takesArguments(0)))))
+        .transform(LayoutCheckedAdvice.of(SWITCH).method("resync", 0, InformerAdvice.Resync.class))
         .type(named(PACKAGE + "cache.ReflectorRunnable"))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(InformerAdvice.SyncWith.class).on(named("syncWith").and(takesArguments(2)))))
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("apiTypeClass", Class.class.getName())
+                .field("lastSyncResourceVersion", String.class.getName())
+                .field("isLastSyncResourceVersionUnavailable", "boolean")
+                .method("syncWith", 2, InformerAdvice.SyncWith.class))
         // Any handler class of the host's; generic ones also have a bridge method that calls the real one.
+        // A handler need not override every method, so none is required.
         .type(hasSuperType(named(RESOURCE_EVENT_HANDLER)).and(not(isInterface())), ClientJavaPresence.INFORMER)
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(InformerAdvice.HandlerAdd.class).on(handlerMethod("onAdd", 1)))
-                    .visit(Advice.to(InformerAdvice.HandlerUpdate.class).on(handlerMethod("onUpdate", 2)))
-                    .visit(Advice.to(InformerAdvice.HandlerDelete.class).on(handlerMethod("onDelete", 2))));
+            LayoutCheckedAdvice.of(SWITCH)
+                .advice("onAdd", handlerMethod("onAdd", 1), InformerAdvice.HandlerAdd.class, false)
+                .advice("onUpdate", handlerMethod("onUpdate", 2), InformerAdvice.HandlerUpdate.class, false)
+                .advice("onDelete", handlerMethod("onDelete", 2), InformerAdvice.HandlerDelete.class, false));
   }
 
   private static net.bytebuddy.matcher.ElementMatcher.Junction<net.bytebuddy.description.method.MethodDescription> handlerMethod(

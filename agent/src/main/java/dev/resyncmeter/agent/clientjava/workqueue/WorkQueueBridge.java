@@ -21,6 +21,9 @@ public final class WorkQueueBridge {
   /** A queue was made; until a controller claims it, it is named after the class that made it. */
   public static void queueCreated(Object queue) {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       ResyncMetrics metrics = AgentMetrics.get();
       if (metrics != null && TRACKERS.get(queue) == null) {
         TRACKERS.put(queue, metrics.queue(creatorName()));
@@ -44,6 +47,9 @@ public final class WorkQueueBridge {
   /** A controller named {@code name} owns {@code queue}. */
   public static void controllerOwns(Object queue, String name) {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null) {
         tracker.name(name);
@@ -63,6 +69,9 @@ public final class WorkQueueBridge {
   /** {@code addRateLimited} or {@code addAfter} starts (kind 2 or 1). */
   public static void addCallStarted(Object queue, Object item, int kind) {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null) {
         HandlerCallTracker.queueAdded();
@@ -75,6 +84,9 @@ public final class WorkQueueBridge {
 
   public static void addCallFinished(Object queue) {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null) {
         tracker.addCallFinished();
@@ -87,6 +99,9 @@ public final class WorkQueueBridge {
   /** {@code DefaultWorkQueue.add(item)}, under the queue's lock, before it changes anything. */
   public static void plainAddStarted(Object queue, Object item, boolean shuttingDown, boolean dirty) {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       HandlerCallTracker.queueAdded();
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker == null) {
@@ -104,6 +119,9 @@ public final class WorkQueueBridge {
   /** {@code get()} returned {@code item} to a worker, under the queue's lock. */
   public static void taken(Object queue, Object item) {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null && item != null) {
         tracker.taken(item);
@@ -116,6 +134,9 @@ public final class WorkQueueBridge {
   /** {@code done(item)}, under the queue's lock, before it re-queues an item added again. */
   public static void done(Object queue, Object item, boolean addedAgain) {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null) {
         tracker.done(item, addedAgain);
@@ -127,6 +148,9 @@ public final class WorkQueueBridge {
 
   public static void delayedAddsThread() {
     try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
       QueueTracker.delayedAddsThread();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

@@ -2,12 +2,13 @@ package dev.resyncmeter.agent.clientjava.workqueue;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.LayoutCheckedAdvice;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
+import java.util.Set;
 
 /**
  * client-java-extended's workqueues: {@code DefaultWorkQueue} and the delaying and rate-limiting
@@ -17,6 +18,10 @@ import net.bytebuddy.asm.Advice;
 public final class WorkQueueInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.kubernetes.client.extended.workqueue.";
+
+  /** Off when a workqueue class has a shape this agent does not know; no-op outcomes then go back to unknown. */
+  static final UnitSwitch SWITCH =
+      new UnitSwitch("client-java workqueue", HandlerCallTracker::queueAddsBecameUnobservable);
 
   @Override
   public String name() {
@@ -28,22 +33,21 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
     return builder
         .type(named(PACKAGE + "DefaultWorkQueue"))
         .transform(
-            (b, type, loader, module, domain) -> {
-              // From now on a handler that adds nothing is known to have dropped its update.
-              HandlerCallTracker.queueAddsBecameObservable();
-              return b.visit(Advice.to(WorkQueueAdvice.Created.class).on(isConstructor()))
-                  .visit(Advice.to(WorkQueueAdvice.PlainAdd.class).on(named("add").and(takesArguments(1))))
-                  .visit(Advice.to(WorkQueueAdvice.Get.class).on(named("get").and(takesArguments(0))))
-                  .visit(Advice.to(WorkQueueAdvice.Done.class).on(named("done").and(takesArguments(1))));
-            })
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("dirty", Set.class.getName())
+                .field("shuttingDown", "boolean")
+                .advice("a constructor", isConstructor(), WorkQueueAdvice.Created.class, true)
+                .method("add", 1, WorkQueueAdvice.PlainAdd.class)
+                .method("get", 0, WorkQueueAdvice.Get.class)
+                .method("done", 1, WorkQueueAdvice.Done.class)
+                // From now on a handler that adds nothing is known to have dropped its update.
+                .onApplied(HandlerCallTracker::queueAddsBecameObservable))
         .type(named(PACKAGE + "DefaultDelayingQueue"))
         .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(WorkQueueAdvice.DelayedAdd.class).on(named("addAfter").and(takesArguments(2))))
-                    .visit(Advice.to(WorkQueueAdvice.WaitingLoop.class).on(named("waitingLoop").and(takesArguments(0)))))
+            LayoutCheckedAdvice.of(SWITCH)
+                .method("addAfter", 2, WorkQueueAdvice.DelayedAdd.class)
+                .method("waitingLoop", 0, WorkQueueAdvice.WaitingLoop.class))
         .type(named(PACKAGE + "DefaultRateLimitingQueue"))
-        .transform(
-            (b, type, loader, module, domain) ->
-                b.visit(Advice.to(WorkQueueAdvice.RateLimitedAdd.class).on(named("addRateLimited").and(takesArguments(1)))));
+        .transform(LayoutCheckedAdvice.of(SWITCH).method("addRateLimited", 1, WorkQueueAdvice.RateLimitedAdd.class));
   }
 }

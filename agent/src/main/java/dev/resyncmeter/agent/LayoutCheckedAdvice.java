@@ -1,0 +1,114 @@
+package dev.resyncmeter.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * The advice of one library class, applied only when the class has every field the advice reads and
+ * every method it advises. A class of another shape (an unrecognised client version) is left as it
+ * is and switches its unit off, instead of failing in the middle of the host's class loading.
+ */
+public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
+
+  private final UnitSwitch unit;
+  private final List<Field> fields = new ArrayList<>();
+  private final List<Advised> advised = new ArrayList<>();
+  private Runnable onApplied = () -> {};
+
+  private LayoutCheckedAdvice(UnitSwitch unit) {
+    this.unit = unit;
+  }
+
+  public static LayoutCheckedAdvice of(UnitSwitch unit) {
+    return new LayoutCheckedAdvice(unit);
+  }
+
+  /** The class must declare this field, of this type, because advice reads it. */
+  public LayoutCheckedAdvice field(String name, String typeName) {
+    fields.add(new Field(name, typeName));
+    return this;
+  }
+
+  /** Advice on the methods named {@code name} taking {@code arguments} arguments; there must be one. */
+  public LayoutCheckedAdvice method(String name, int arguments, Class<?> advice) {
+    return advice(name + " with " + arguments + " arguments", named(name).and(takesArguments(arguments)), advice, true);
+  }
+
+  /** Advice on the constructors taking {@code arguments} arguments; there must be one. */
+  public LayoutCheckedAdvice constructor(int arguments, Class<?> advice) {
+    return advice("a constructor with " + arguments + " arguments", isConstructor().and(takesArguments(arguments)), advice, true);
+  }
+
+  /** Advice on the methods {@code matcher} selects; when {@code required}, there must be one. */
+  public LayoutCheckedAdvice advice(
+      String what, ElementMatcher<? super MethodDescription> matcher, Class<?> advice, boolean required) {
+    advised.add(new Advised(what, matcher, advice, required));
+    return this;
+  }
+
+  /** Runs once a class passed the check, before it is woven (to note what became observable). */
+  public LayoutCheckedAdvice onApplied(Runnable action) {
+    this.onApplied = action;
+    return this;
+  }
+
+  @Override
+  public DynamicType.Builder<?> transform(
+      DynamicType.Builder<?> builder,
+      TypeDescription type,
+      ClassLoader loader,
+      JavaModule module,
+      ProtectionDomain domain) {
+    String missing = missing(type);
+    if (missing != null) {
+      unit.turnOff(type.getName() + " has no " + missing + " (a client version this agent does not know?)");
+      return builder;
+    }
+    if (!unit.isOff()) {
+      onApplied.run();
+    }
+    for (Advised a : advised) {
+      builder = builder.visit(Advice.to(a.advice).on(a.matcher));
+    }
+    return builder;
+  }
+
+  /** What the class lacks, in words, or null when it has everything. */
+  String missing(TypeDescription type) {
+    for (Field field : fields) {
+      boolean present =
+          type.getDeclaredFields().stream()
+              .anyMatch(f -> f.getName().equals(field.name) && typeName(f).equals(field.typeName));
+      if (!present) {
+        return "field '" + field.name + "' of type " + field.typeName;
+      }
+    }
+    for (Advised a : advised) {
+      if (a.required && type.getDeclaredMethods().filter(a.matcher).isEmpty()) {
+        return a.what;
+      }
+    }
+    return null;
+  }
+
+  private static String typeName(FieldDescription.InDefinedShape field) {
+    return field.getType().asErasure().getName();
+  }
+
+  private record Field(String name, String typeName) {}
+
+  private record Advised(String what, ElementMatcher<? super MethodDescription> matcher, Class<?> advice, boolean required) {}
+}

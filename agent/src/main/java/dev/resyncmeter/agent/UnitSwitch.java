@@ -1,0 +1,68 @@
+package dev.resyncmeter.agent;
+
+/**
+ * Whether one instrumentation unit is working. Every bridge call of the unit starts by asking
+ * {@link #on()}. A unit that meets a library class it does not recognise switches off as a whole,
+ * with one warning line: half an instrumentation would export wrong counts, none exports none.
+ */
+public final class UnitSwitch {
+
+  /** Test-only: makes every bridge call fail inside the agent, to prove such faults never reach the host. */
+  public static final String INJECT_FAULTS_PROPERTY = "resyncmeter.test.injectFaults";
+
+  private static final boolean INJECT_FAULTS = Boolean.getBoolean(INJECT_FAULTS_PROPERTY);
+
+  private final String unit;
+  private final Runnable whenTurnedOff;
+  private volatile boolean off;
+
+  public UnitSwitch(String unit) {
+    this(unit, () -> {});
+  }
+
+  /** {@code whenTurnedOff} undoes what the unit told other units while it worked. */
+  public UnitSwitch(String unit, Runnable whenTurnedOff) {
+    this.unit = unit;
+    this.whenTurnedOff = whenTurnedOff;
+  }
+
+  public String unit() {
+    return unit;
+  }
+
+  /**
+   * True while the unit works. Under the test-only fault switch it throws instead, as a bug in the
+   * agent would: every caller is a bridge method that must catch and count it.
+   */
+  public boolean on() {
+    if (INJECT_FAULTS) {
+      throw new InjectedFault(unit);
+    }
+    return !off;
+  }
+
+  /** Whether the unit was switched off; never throws (for the weaving, not for bridge calls). */
+  public boolean isOff() {
+    return off;
+  }
+
+  /** Switches the unit off for good; only the first reason is reported. */
+  public void turnOff(String reason) {
+    synchronized (this) {
+      if (off) {
+        return;
+      }
+      off = true;
+    }
+    whenTurnedOff.run();
+    AgentLog.warnLater(
+        "{} instrumentation off: {}; the application runs on, without what this part measures", unit, reason);
+  }
+
+  /** The fault that the test-only switch makes every bridge call throw. */
+  static final class InjectedFault extends RuntimeException {
+    InjectedFault(String unit) {
+      super("fault injected into the " + unit + " instrumentation (" + INJECT_FAULTS_PROPERTY + "=true)", null, false, false);
+    }
+  }
+}

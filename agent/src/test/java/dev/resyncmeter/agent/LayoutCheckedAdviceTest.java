@@ -1,0 +1,101 @@
+package dev.resyncmeter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.asm.Advice;
+import org.junit.jupiter.api.Test;
+
+class LayoutCheckedAdviceTest {
+
+  /** Stands for a library class as the agent knows it. */
+  static class KnownQueue {
+    private Set<Object> dirty;
+    private boolean shuttingDown;
+
+    public synchronized void add(Object item) {}
+
+    public synchronized Object get() {
+      return null;
+    }
+  }
+
+  /** The same class in a version the agent does not know: a field renamed. */
+  static class RenamedFieldQueue {
+    private Set<Object> waiting;
+    private boolean shuttingDown;
+
+    public synchronized void add(Object item) {}
+
+    public synchronized Object get() {
+      return null;
+    }
+  }
+
+  static final class EmptyAdvice {
+    @Advice.OnMethodEnter
+    static void enter() {}
+  }
+
+  private static LayoutCheckedAdvice queueAdvice(UnitSwitch unit) {
+    return LayoutCheckedAdvice.of(unit)
+        .field("dirty", Set.class.getName())
+        .field("shuttingDown", "boolean")
+        .method("add", 1, EmptyAdvice.class)
+        .method("get", 0, EmptyAdvice.class);
+  }
+
+  @Test
+  void aClassWithEveryFieldAndMethodIsRecognised() {
+    assertThat(queueAdvice(new UnitSwitch("test")).missing(TypeDescription.ForLoadedType.of(KnownQueue.class))).isNull();
+  }
+
+  @Test
+  void aMissingFieldIsNamedWithItsType() {
+    assertThat(queueAdvice(new UnitSwitch("test")).missing(TypeDescription.ForLoadedType.of(RenamedFieldQueue.class)))
+        .isEqualTo("field 'dirty' of type java.util.Set");
+  }
+
+  @Test
+  void aFieldOfAnotherTypeIsNotTheFieldTheAdviceReads() {
+    LayoutCheckedAdvice advice = LayoutCheckedAdvice.of(new UnitSwitch("test")).field("shuttingDown", "int");
+    assertThat(advice.missing(TypeDescription.ForLoadedType.of(KnownQueue.class))).isEqualTo("field 'shuttingDown' of type int");
+  }
+
+  @Test
+  void aMissingMethodIsNamedWithItsArgumentCount() {
+    LayoutCheckedAdvice advice = LayoutCheckedAdvice.of(new UnitSwitch("test")).method("addAfter", 2, EmptyAdvice.class);
+    assertThat(advice.missing(TypeDescription.ForLoadedType.of(KnownQueue.class))).isEqualTo("addAfter with 2 arguments");
+  }
+
+  @Test
+  void anUnrecognisedClassIsLeftAsItIsAndSwitchesItsUnitOffOnce() {
+    AtomicInteger undone = new AtomicInteger();
+    UnitSwitch unit = new UnitSwitch("test", undone::incrementAndGet);
+    LayoutCheckedAdvice advice = queueAdvice(unit);
+    DynamicType.Builder<?> builder = new ByteBuddy().redefine(RenamedFieldQueue.class);
+
+    assertThat(advice.transform(builder, TypeDescription.ForLoadedType.of(RenamedFieldQueue.class), null, null, null)).isSameAs(builder);
+    advice.transform(builder, TypeDescription.ForLoadedType.of(RenamedFieldQueue.class), null, null, null);
+
+    assertThat(unit.isOff()).isTrue();
+    assertThat(unit.on()).isFalse();
+    assertThat(undone).hasValue(1);
+  }
+
+  @Test
+  void aRecognisedClassRunsTheAppliedActionAndKeepsTheUnitOn() {
+    AtomicInteger applied = new AtomicInteger();
+    UnitSwitch unit = new UnitSwitch("test");
+    LayoutCheckedAdvice advice = queueAdvice(unit).onApplied(applied::incrementAndGet);
+
+    advice.transform(new ByteBuddy().redefine(KnownQueue.class), TypeDescription.ForLoadedType.of(KnownQueue.class), null, null, null);
+
+    assertThat(applied).hasValue(1);
+    assertThat(unit.on()).isTrue();
+  }
+}

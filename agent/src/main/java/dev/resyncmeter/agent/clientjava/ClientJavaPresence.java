@@ -1,8 +1,6 @@
 package dev.resyncmeter.agent.clientjava;
 
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
+import dev.resyncmeter.agent.IdentityWeakMap;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
@@ -15,7 +13,8 @@ public final class ClientJavaPresence implements ElementMatcher<ClassLoader> {
       new ClientJavaPresence("io/kubernetes/client/informer/ResourceEventHandler.class");
 
   private final String resource;
-  private final Map<ClassLoader, Boolean> seen = Collections.synchronizedMap(new WeakHashMap<>());
+  // By identity and without a lock: a loader's own equals/hashCode is host code.
+  private final IdentityWeakMap<Boolean> seen = new IdentityWeakMap<>();
 
   private ClientJavaPresence(String resource) {
     this.resource = resource;

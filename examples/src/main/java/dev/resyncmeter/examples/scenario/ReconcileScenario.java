@@ -42,7 +42,8 @@ import java.util.function.BooleanSupplier;
  * changes, a relist, a reconciler that requeues, one that throws (an unchecked, then a checked
  * exception), a handler that throws on every call, and a slow reconciler that holds its
  * worker until a line arrives on standard input (so the test can watch the in-flight gauges).
- * {@code stress}: 4 informers, 4 controllers with 2 workers each, 100,000 resync handler calls.
+ * {@code stress}: 4 informers, 4 controllers with 4 workers each, 100,000 resync handler calls, with
+ * the locks held in the application's handler and reconciler code sampled.
  */
 public final class ReconcileScenario {
 
@@ -54,8 +55,11 @@ public final class ReconcileScenario {
   static final int REQUEUES = 3;
   static final int FAILURES = 2;
   static final Duration WAIT = Duration.ofSeconds(60);
+  /** The stress run's replays: generous, since a shared 2-core machine may run it slowly. */
+  static final Duration STRESS_WAIT = Duration.ofSeconds(150);
 
   private final GroundTruth truth = new GroundTruth();
+  private final LockProbe locks = new LockProbe(128);
   private final List<Watched> controllers = new ArrayList<>();
   private volatile String stepTrigger = "change";
   private final CountDownLatch slowStarted = new CountDownLatch(1);
@@ -160,7 +164,7 @@ public final class ReconcileScenario {
       for (int i = 0; i < informers; i++) {
         ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
         observed.add(informer(factory, client));
-        ControllerManager manager = manager(factory, watched(factory, "stress-" + i, false, 2));
+        ControllerManager manager = manager(factory, watched(factory, "stress-" + i, false, 4));
         managers.add(manager);
         run.submit(manager::run);
       }
@@ -176,12 +180,13 @@ public final class ReconcileScenario {
         Thread replayer =
             new Thread(
                 () -> {
-                  long deadline = System.nanoTime() + WAIT.toNanos();
+                  long deadline = System.nanoTime() + STRESS_WAIT.toNanos();
                   for (int r = 1; r <= replays && System.nanoTime() < deadline; r++) {
                     informer.replayCache();
                     long target = (long) objects * r;
                     while (watched.updates.get() < target && System.nanoTime() < deadline) {
-                      Thread.onSpinWait();
+                      // Parks rather than spins: on a small machine four spinning threads starve the workers.
+                      java.util.concurrent.locks.LockSupport.parkNanos(100_000);
                     }
                   }
                 });
@@ -189,7 +194,7 @@ public final class ReconcileScenario {
         replayers.add(replayer);
       }
       for (Thread replayer : replayers) {
-        replayer.join(WAIT.toMillis());
+        replayer.join(STRESS_WAIT.toMillis());
       }
       long expected = (long) objects * replays;
       await("every replayed update", () -> controllers.stream().allMatch(w -> w.updates.get() == expected));
@@ -243,6 +248,7 @@ public final class ReconcileScenario {
                             })
                         .withOnUpdateFilter(
                             (oldObject, newObject) -> {
+                              locks.sample();
                               boolean unchanged =
                                   Objects.equals(oldObject.getMetadata().getResourceVersion(), newObject.getMetadata().getResourceVersion());
                               boolean enqueue = !skipUnchanged || !unchanged;
@@ -263,6 +269,7 @@ public final class ReconcileScenario {
 
   /** What the reconciler does, and what it counts: each reconcile under the step's trigger. */
   private Result reconcile(Watched w, Request request) {
+    locks.sample();
     w.inFlight.incrementAndGet();
     try {
       String key = request.getName();
@@ -332,6 +339,7 @@ public final class ReconcileScenario {
       truth.set(series("informer_notifications_total", "kind", "ConfigMap", "handler", w.name, "type", "update"), w.updates.get());
     }
     System.out.print(truth.render());
+    System.out.println(locks.report());
     System.out.println("SCENARIO DONE");
     System.out.flush();
   }

@@ -1,26 +1,77 @@
 package dev.resyncmeter.collector;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Serves {@code GET /metrics} from one daemon thread, so a slow scraper can never hold up the host's
- * threads and the server never keeps the JVM alive.
+ * A small HTTP/1.1 server for {@code GET /metrics} on blocking sockets, of our own rather than the
+ * JDK's {@code HttpServer}: that one reads request heads with no time limit unless global
+ * {@code sun.net.httpserver.*} properties are set, which would change the host's own servers too.
+ *
+ * <p>Every connection is bounded: at most {@link #MAX_CONNECTIONS} at once (beyond that, 503 and
+ * close), a request head of at most {@link #MAX_HEAD_BYTES} read within {@link #HEAD_TIMEOUT_MILLIS},
+ * and a whole connection closed after {@link #CONNECTION_TIMEOUT_MILLIS} whatever it is doing. Request
+ * bodies are never read, and every response ends the connection ({@code Connection: close}). All its
+ * threads are daemons, so it never keeps the host's JVM alive, and nothing it does throws into them.
  */
 public final class MetricsServer implements AutoCloseable {
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  static final int MAX_CONNECTIONS = 8;
+  static final int MAX_HEAD_BYTES = 8 * 1024;
+  static final int HEAD_TIMEOUT_MILLIS = 10_000;
+  static final int CONNECTION_TIMEOUT_MILLIS = 60_000;
+  /** After refusing a request whose rest may still be coming, how long and how much to read and discard. */
+  static final int DRAIN_MILLIS = 5_000;
+  static final int DRAIN_BYTES = 4 * 1024 * 1024;
 
-  private MetricsServer(HttpServer server, ExecutorService executor) {
-    this.server = server;
-    this.executor = executor;
+  private static final String TEXT = "text/plain; charset=utf-8";
+  private static final DateTimeFormatter HTTP_DATE =
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
+
+  private final ServerSocket serverSocket;
+  private final ResyncMetrics metrics;
+  private final Semaphore connectionSlots = new Semaphore(MAX_CONNECTIONS);
+  private final Set<Socket> openConnections = ConcurrentHashMap.newKeySet();
+  private final ThreadPoolExecutor handlers;
+  private final ScheduledThreadPoolExecutor deadlines;
+  private volatile boolean closed;
+
+  private MetricsServer(ServerSocket serverSocket, ResyncMetrics metrics) {
+    this.serverSocket = serverSocket;
+    this.metrics = metrics;
+    String prefix = "resync-meter-http-" + serverSocket.getLocalPort();
+    // As many handler threads as connection slots, so an accepted connection never waits for one;
+    // they end after a minute without work.
+    this.handlers =
+        new ThreadPoolExecutor(
+            MAX_CONNECTIONS, MAX_CONNECTIONS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemons(prefix + "-handler-"));
+    handlers.allowCoreThreadTimeOut(true);
+    this.deadlines = new ScheduledThreadPoolExecutor(1, daemons(prefix + "-deadline-"));
+    deadlines.setRemoveOnCancelPolicy(true);
+    Thread acceptor = new Thread(this::acceptLoop, prefix + "-accept");
+    acceptor.setDaemon(true);
+    acceptor.start();
   }
 
   /**
@@ -29,82 +80,243 @@ public final class MetricsServer implements AutoCloseable {
    * @throws IOException when the address cannot be bound (port in use, unknown host)
    */
   public static MetricsServer start(String host, int port, ResyncMetrics metrics) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
-    ExecutorService executor =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread thread = new Thread(r, "resync-meter-http");
-              thread.setDaemon(true);
-              return thread;
-            });
-    server.setExecutor(executor);
-    server.createContext("/", exchange -> handle(exchange, metrics));
-    startAsDaemon(server);
-    return new MetricsServer(server, executor);
-  }
-
-  /**
-   * The JDK server's dispatcher thread inherits the daemon flag of the thread that starts it; started
-   * from the host's main thread it would keep the host's JVM from ever exiting.
-   */
-  private static void startAsDaemon(HttpServer server) throws IOException {
-    Thread starter = new Thread(server::start, "resync-meter-http-start");
-    starter.setDaemon(true);
-    starter.start();
+    ServerSocket serverSocket = new ServerSocket();
     try {
-      starter.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while starting the metrics server", e);
+      serverSocket.bind(new InetSocketAddress(host, port), 50);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(serverSocket);
+      throw e instanceof IOException io ? io : new IOException(e);
     }
-  }
-
-  private static void handle(HttpExchange exchange, ResyncMetrics metrics) throws IOException {
-    try (exchange) {
-      String path = exchange.getRequestURI().getPath();
-      if (!"/metrics".equals(path)) {
-        respond(exchange, 404, "text/plain; charset=utf-8", "Not found: only /metrics is served\n", true);
-        return;
-      }
-      String method = exchange.getRequestMethod();
-      boolean head = "HEAD".equals(method);
-      if (!"GET".equals(method) && !head) {
-        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-        respond(exchange, 405, "text/plain; charset=utf-8", "Method not allowed\n", true);
-        return;
-      }
-      ResyncMetrics.Scrape scrape = metrics.scrape(exchange.getRequestHeaders().getFirst("Accept"));
-      respond(exchange, 200, scrape.contentType(), scrape.body(), !head);
-    }
-  }
-
-  private static void respond(
-      HttpExchange exchange, int status, String contentType, String body, boolean withBody)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    if (!withBody) {
-      exchange.sendResponseHeaders(status, -1);
-      return;
-    }
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+    return new MetricsServer(serverSocket, metrics);
   }
 
   /** The port actually bound (useful when asked for port 0). */
   public int port() {
-    return server.getAddress().getPort();
+    return serverSocket.getLocalPort();
   }
 
   public String host() {
-    return server.getAddress().getHostString();
+    return ((InetSocketAddress) serverSocket.getLocalSocketAddress()).getHostString();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    closed = true;
+    closeQuietly(serverSocket);
+    openConnections.forEach(MetricsServer::closeQuietly);
+    handlers.shutdownNow();
+    deadlines.shutdownNow();
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      Socket socket;
+      try {
+        socket = serverSocket.accept();
+      } catch (Throwable t) {
+        if (!closed) {
+          pause(); // e.g. out of file descriptors: try again later rather than spin
+        }
+        continue;
+      }
+      try {
+        if (!connectionSlots.tryAcquire()) {
+          // A fresh socket's send buffer takes this small answer without blocking.
+          respond(socket.getOutputStream(), 503, TEXT, "Too many connections; try again later\n", true, null);
+          closeQuietly(socket);
+          continue;
+        }
+        openConnections.add(socket);
+        handlers.execute(() -> serve(socket));
+      } catch (Throwable t) {
+        release(socket);
+      }
+    }
+  }
+
+  private void serve(Socket socket) {
+    Future<?> deadline = null;
+    try {
+      deadline = deadlines.schedule(() -> closeQuietly(socket), CONNECTION_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+      exchange(socket);
+    } catch (Throwable t) {
+      // The client went away, timed out or sent something we refused: that connection only ends.
+    } finally {
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
+      release(socket);
+    }
+  }
+
+  private void release(Socket socket) {
+    if (openConnections.remove(socket)) {
+      connectionSlots.release();
+    }
+    closeQuietly(socket);
+  }
+
+  /** Reads one request head, answers it, and drains what the client may still be sending. */
+  private void exchange(Socket socket) throws IOException {
+    InputStream in = socket.getInputStream();
+    OutputStream out = socket.getOutputStream();
+    byte[] bytes = new byte[MAX_HEAD_BYTES];
+    int length = 0;
+    int end = -1;
+    long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_TIMEOUT_MILLIS);
+    while (end < 0) {
+      if (length == bytes.length) {
+        boolean longRequestLine = !HttpRequestHead.hasLineEnd(bytes, length);
+        refuse(socket, longRequestLine ? 414 : 431, longRequestLine ? "Request line too long\n" : "Request header too large\n");
+        return;
+      }
+      int read;
+      try {
+        socket.setSoTimeout(remainingMillis(headDeadline));
+        read = in.read(bytes, length, bytes.length - length);
+      } catch (SocketTimeoutException e) {
+        if (length > 0) {
+          refuse(socket, 408, "Request timeout\n");
+        }
+        return;
+      }
+      if (read < 0) {
+        if (length > 0) {
+          respond(out, 400, TEXT, "Incomplete request\n", true, null);
+        }
+        return;
+      }
+      length += read;
+      end = HttpRequestHead.end(bytes, length);
+    }
+    HttpRequestHead request;
+    try {
+      request = HttpRequestHead.parse(bytes, end);
+    } catch (HttpRequestHead.Refusal refusal) {
+      refuse(socket, refusal.status, refusal.getMessage() + "\n");
+      return;
+    }
+    boolean head = request.method().equals("HEAD");
+    boolean withBody = !head;
+    if (!request.path().equals("/metrics")) {
+      respond(out, 404, TEXT, "Not found: only /metrics is served\n", withBody, null);
+    } else if (!request.method().equals("GET") && !head) {
+      respond(out, 405, TEXT, "Method not allowed\n", true, "GET, HEAD");
+    } else {
+      ResyncMetrics.Scrape scrape;
+      try {
+        scrape = metrics.scrape(request.accept());
+      } catch (RuntimeException e) {
+        respond(out, 500, TEXT, "The scrape failed\n", withBody, null);
+        return;
+      }
+      respond(out, 200, scrape.contentType(), scrape.body(), withBody, null);
+    }
+    if (request.bodyAnnounced() || length > end) {
+      drain(socket);
+    }
+  }
+
+  /** Answers with an error and drains: the client may still be sending the rest of its request. */
+  private static void refuse(Socket socket, int status, String body) throws IOException {
+    respond(socket.getOutputStream(), status, TEXT, body, true, null);
+    drain(socket);
+  }
+
+  /**
+   * Closing a socket with unread bytes in it sends a reset, which can destroy the response before the
+   * client reads it. So: end our side, then read and discard for a bounded time and amount.
+   */
+  private static void drain(Socket socket) throws IOException {
+    socket.shutdownOutput();
+    InputStream in = socket.getInputStream();
+    byte[] discard = new byte[8192];
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+    for (int drained = 0; drained < DRAIN_BYTES; ) {
+      socket.setSoTimeout(remainingMillis(deadline));
+      int read = in.read(discard);
+      if (read < 0) {
+        return;
+      }
+      drained += read;
+    }
+  }
+
+  private static int remainingMillis(long deadlineNanos) throws SocketTimeoutException {
+    long remaining = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    if (remaining <= 0) {
+      throw new SocketTimeoutException("deadline passed");
+    }
+    return (int) remaining;
+  }
+
+  private static void respond(
+      OutputStream out, int status, String contentType, String body, boolean withBody, String allow)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    StringBuilder head = new StringBuilder(160);
+    head.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
+    head.append("Date: ").append(HTTP_DATE.format(ZonedDateTime.now(ZoneOffset.UTC))).append("\r\n");
+    head.append("Content-Type: ").append(contentType).append("\r\n");
+    head.append("Content-Length: ").append(bytes.length).append("\r\n");
+    if (allow != null) {
+      head.append("Allow: ").append(allow).append("\r\n");
+    }
+    head.append("Connection: close\r\n\r\n");
+    byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+    if (withBody && bytes.length <= 64 * 1024) {
+      // One write for small answers: header and body in the same segment.
+      byte[] all = new byte[headBytes.length + bytes.length];
+      System.arraycopy(headBytes, 0, all, 0, headBytes.length);
+      System.arraycopy(bytes, 0, all, headBytes.length, bytes.length);
+      out.write(all);
+    } else {
+      out.write(headBytes);
+      if (withBody) {
+        out.write(bytes);
+      }
+    }
+    out.flush();
+  }
+
+  private static String reason(int status) {
+    return switch (status) {
+      case 200 -> "OK";
+      case 400 -> "Bad Request";
+      case 404 -> "Not Found";
+      case 405 -> "Method Not Allowed";
+      case 408 -> "Request Timeout";
+      case 414 -> "URI Too Long";
+      case 431 -> "Request Header Fields Too Large";
+      case 500 -> "Internal Server Error";
+      case 503 -> "Service Unavailable";
+      case 505 -> "HTTP Version Not Supported";
+      default -> "Error";
+    };
+  }
+
+  private static ThreadFactory daemons(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void closeQuietly(Closeable closeable) {
+    try {
+      closeable.close();
+    } catch (IOException | RuntimeException ignored) {
+      // nothing to do: it is closed or was never open
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.resyncmeter.examples.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -110,6 +111,41 @@ class ResyncScenarioIT {
     assertThat(scrape.status()).isEqualTo(200);
     assertThat(scrape.contentType()).startsWith("text/plain; version=0.0.4");
     Promtool.assertCleanMetrics(scrape.body());
+  }
+
+  @Test
+  void labelsNeverCarryObjectNamesOrTheNamespace() {
+    // The scenario's objects are default/cm-0 .. default/cm-3.
+    List<String> values = labelValues(scrape.series().keySet());
+    assertThat(values).as("label values were read").contains("configmap-every-update", "ConfigMap");
+    for (String value : values) {
+      assertThat(value).doesNotContain("cm-0", "cm-1", "cm-2", "cm-3", "default/").isNotEqualTo("default");
+    }
+  }
+
+  /** Every label value of {@code name{k="v",...}} series keys, with the text format's escapes undone. */
+  private static List<String> labelValues(Iterable<String> seriesKeys) {
+    List<String> values = new ArrayList<>();
+    for (String key : seriesKeys) {
+      int i = key.indexOf('{');
+      if (i < 0) {
+        continue;
+      }
+      while ((i = key.indexOf("=\"", i)) >= 0) {
+        StringBuilder value = new StringBuilder();
+        for (i += 2; key.charAt(i) != '"'; i++) {
+          char c = key.charAt(i);
+          if (c == '\\') {
+            char next = key.charAt(++i);
+            value.append(next == 'n' ? '\n' : next);
+          } else {
+            value.append(c);
+          }
+        }
+        values.add(value.toString());
+      }
+    }
+    return values;
   }
 
   private static String updates(String handler, String cause, String resourceVersion) {

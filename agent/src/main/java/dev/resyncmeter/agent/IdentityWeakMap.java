@@ -19,6 +19,11 @@ public final class IdentityWeakMap<V> {
 
   private final ConcurrentHashMap<Object, V> map = new ConcurrentHashMap<>();
 
+  /** Starts the cleaner thread now (the agent calls it on start, from its own thread) if not yet. */
+  public static boolean startCleaning() {
+    return CLEANER_RUNNING;
+  }
+
   public V get(Object key) {
     return key == null ? null : map.get(new Lookup(key));
   }
@@ -60,7 +65,8 @@ public final class IdentityWeakMap<V> {
 
   private static boolean startCleaner() {
     try {
-      Thread cleaner = new Thread(IdentityWeakMap::clean, "resync-meter-weak-keys");
+      // No inherited thread locals: whichever host thread first loads this class, we pin nothing of its.
+      Thread cleaner = new Thread(null, IdentityWeakMap::clean, "resync-meter-weak-keys", 0, false);
       cleaner.setDaemon(true);
       // Not the host's loader of whichever thread happened to load this class: nothing to pin.
       cleaner.setContextClassLoader(null);

@@ -7,21 +7,30 @@ import java.util.function.Function;
 
 /**
  * A concurrent map keyed by object identity that lets its keys be collected: the agent attaches
- * state to the host's objects (queues, listeners) without keeping them alive or calling their
- * {@code equals}/{@code hashCode}.
+ * state to the host's objects (queues, listeners, notifications) without keeping them alive or calling
+ * their {@code equals}/{@code hashCode}. An entry goes as soon as the GC clears its key: one daemon
+ * thread for all maps removes it, so a map that is no longer written to does not keep dead entries
+ * (a relist marks one notification per object; those must not stay until the next relist).
  */
 public final class IdentityWeakMap<V> {
 
-  private final ConcurrentHashMap<Key, V> map = new ConcurrentHashMap<>();
-  private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+  private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
+  private static final boolean CLEANER_RUNNING = startCleaner();
+
+  private final ConcurrentHashMap<Object, V> map = new ConcurrentHashMap<>();
+
+  /** Starts the cleaner thread now (the agent calls it on start, from its own thread) if not yet. */
+  public static boolean startCleaning() {
+    return CLEANER_RUNNING;
+  }
 
   public V get(Object key) {
-    return key == null ? null : map.get(new Key(key, null));
+    return key == null ? null : map.get(new Lookup(key));
   }
 
   public void put(Object key, V value) {
-    purge();
-    map.put(new Key(key, collected), value);
+    purgeUnlessCleaned();
+    map.put(new Key(key, this), value);
   }
 
   public V computeIfAbsent(Object key, Function<Object, V> create) {
@@ -29,33 +38,70 @@ public final class IdentityWeakMap<V> {
     if (existing != null) {
       return existing;
     }
-    purge();
-    return map.computeIfAbsent(new Key(key, collected), k -> create.apply(key));
+    purgeUnlessCleaned();
+    return map.computeIfAbsent(new Key(key, this), k -> create.apply(key));
   }
 
   /** A snapshot of the values of keys still alive. */
   public java.util.List<V> values() {
-    purge();
+    purgeUnlessCleaned();
     return java.util.List.copyOf(map.values());
   }
 
+  /** Entries held, those of keys collected but not yet removed included (for tests). */
   public int size() {
-    purge();
+    purgeUnlessCleaned();
     return map.size();
   }
 
-  private void purge() {
-    for (Object ref; (ref = collected.poll()) != null; ) {
-      map.remove(ref);
+  /** Without the cleaner thread (it could not start), writers remove dead entries themselves. */
+  private static void purgeUnlessCleaned() {
+    if (!CLEANER_RUNNING) {
+      for (Object ref; (ref = COLLECTED.poll()) != null; ) {
+        ((Key) ref).removeFromOwner();
+      }
     }
   }
 
+  private static boolean startCleaner() {
+    try {
+      // No inherited thread locals: whichever host thread first loads this class, we pin nothing of its.
+      Thread cleaner = new Thread(null, IdentityWeakMap::clean, "resync-meter-weak-keys", 0, false);
+      cleaner.setDaemon(true);
+      // Not the host's loader of whichever thread happened to load this class: nothing to pin.
+      cleaner.setContextClassLoader(null);
+      cleaner.start();
+      return true;
+    } catch (Throwable t) {
+      return false;
+    }
+  }
+
+  private static void clean() {
+    while (true) {
+      try {
+        ((Key) COLLECTED.remove()).removeFromOwner();
+      } catch (InterruptedException e) {
+        // Only the host could interrupt us (interrupting every thread); the agent goes on cleaning.
+      } catch (Throwable t) {
+        AgentFaults.record("weak-keys", t);
+      }
+    }
+  }
+
+  /** A key held in the map: weak, registered for removal, compared by the identity of its referent. */
   private static final class Key extends WeakReference<Object> {
     private final int hash;
+    private final IdentityWeakMap<?> owner;
 
-    Key(Object referent, ReferenceQueue<Object> queue) {
-      super(referent, queue);
+    Key(Object referent, IdentityWeakMap<?> owner) {
+      super(referent, COLLECTED);
       this.hash = System.identityHashCode(referent);
+      this.owner = owner;
+    }
+
+    void removeFromOwner() {
+      owner.map.remove(this);
     }
 
     @Override
@@ -68,11 +114,33 @@ public final class IdentityWeakMap<V> {
       if (this == other) {
         return true;
       }
-      if (!(other instanceof Key)) {
+      Object referent = get();
+      if (referent == null) {
         return false;
       }
-      Object referent = get();
-      return referent != null && referent == ((Key) other).get();
+      if (other instanceof Key) {
+        return referent == ((Key) other).get();
+      }
+      return other instanceof Lookup && referent == ((Lookup) other).referent;
+    }
+  }
+
+  /** A key to look up with: a plain object, so a lookup on a hot path allocates no reference. */
+  private static final class Lookup {
+    private final Object referent;
+
+    Lookup(Object referent) {
+      this.referent = referent;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(referent);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Key && ((Key) other).get() == referent;
     }
   }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
@@ -23,9 +24,12 @@ import net.bytebuddy.utility.JavaModule;
  */
 public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
 
+  private static final IdentityWeakMap<Boolean> SEES_AGENT = new IdentityWeakMap<>();
+
   private final UnitSwitch unit;
   private final List<Field> fields = new ArrayList<>();
   private final List<Advised> advised = new ArrayList<>();
+  private final List<AsmVisitorWrapper> visitors = new ArrayList<>();
   private Runnable onApplied = () -> {};
 
   private LayoutCheckedAdvice(UnitSwitch unit) {
@@ -59,6 +63,12 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
     return this;
   }
 
+  /** Another rewrite of the class (a member substitution), applied with the advice. */
+  public LayoutCheckedAdvice visitor(AsmVisitorWrapper visitor) {
+    visitors.add(visitor);
+    return this;
+  }
+
   /** Runs once a class passed the check, before it is woven (to note what became observable). */
   public LayoutCheckedAdvice onApplied(Runnable action) {
     this.onApplied = action;
@@ -72,6 +82,11 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
       ClassLoader loader,
       JavaModule module,
       ProtectionDomain domain) {
+    if (!seesAgent(loader)) {
+      // Woven advice calls the agent's classes: from a loader that cannot reach them it would only fail.
+      unit.turnOff(type.getName() + " is loaded by " + loader + ", which cannot see the agent's classes");
+      return builder;
+    }
     String missing = missing(type);
     if (missing != null) {
       unit.turnOff(type.getName() + " has no " + missing + " (a client version this agent does not know?)");
@@ -83,7 +98,26 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
     for (Advised a : advised) {
       builder = builder.visit(Advice.to(a.advice).on(a.matcher));
     }
+    for (AsmVisitorWrapper visitor : visitors) {
+      builder = builder.visit(visitor);
+    }
     return builder;
+  }
+
+  /** Whether classes of {@code loader} reach this very agent (the system class path, by delegation). */
+  static boolean seesAgent(ClassLoader loader) {
+    if (loader == null) {
+      return false;
+    }
+    return SEES_AGENT.computeIfAbsent(
+        loader,
+        l -> {
+          try {
+            return Class.forName(UnitSwitch.class.getName(), false, (ClassLoader) l) == UnitSwitch.class;
+          } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+          }
+        });
   }
 
   /** What the class lacks, in words, or null when it has everything. */

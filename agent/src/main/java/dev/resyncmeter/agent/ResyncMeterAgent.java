@@ -56,6 +56,7 @@ public final class ResyncMeterAgent {
       }
       ResyncMetrics metrics = new ResyncMetrics();
       AgentMetrics.install(metrics);
+      IdentityWeakMap.startCleaning();
       String serving = serve(arguments, metrics);
       install(instrumentation);
       AgentLog.get().info("resync-meter {} {}; {}", version(), serving, clientLibraries(metrics));

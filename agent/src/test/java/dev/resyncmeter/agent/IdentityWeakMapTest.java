@@ -29,6 +29,7 @@ class IdentityWeakMapTest {
     assertThat(map.values()).containsExactly(first);
   }
 
+  /** Without any further write to the map: size() only reads, the cleaner thread removes them. */
   @Test
   void collectedKeysLeaveTheMap() throws InterruptedException {
     IdentityWeakMap<String> map = new IdentityWeakMap<>();

@@ -41,6 +41,8 @@ class LayoutCheckedAdviceTest {
     static void enter() {}
   }
 
+  private static final ClassLoader LOADER = LayoutCheckedAdviceTest.class.getClassLoader();
+
   private static LayoutCheckedAdvice queueAdvice(UnitSwitch unit) {
     return LayoutCheckedAdvice.of(unit)
         .field("dirty", Set.class.getName())
@@ -79,12 +81,24 @@ class LayoutCheckedAdviceTest {
     LayoutCheckedAdvice advice = queueAdvice(unit);
     DynamicType.Builder<?> builder = new ByteBuddy().redefine(RenamedFieldQueue.class);
 
-    assertThat(advice.transform(builder, TypeDescription.ForLoadedType.of(RenamedFieldQueue.class), null, null, null)).isSameAs(builder);
-    advice.transform(builder, TypeDescription.ForLoadedType.of(RenamedFieldQueue.class), null, null, null);
+    assertThat(advice.transform(builder, TypeDescription.ForLoadedType.of(RenamedFieldQueue.class), LOADER, null, null)).isSameAs(builder);
+    advice.transform(builder, TypeDescription.ForLoadedType.of(RenamedFieldQueue.class), LOADER, null, null);
 
     assertThat(unit.isOff()).isTrue();
     assertThat(unit.on()).isFalse();
     assertThat(undone).hasValue(1);
+  }
+
+  @Test
+  void aClassWhoseLoaderCannotSeeTheAgentIsLeftAsItIsAndSwitchesItsUnitOff() {
+    UnitSwitch unit = new UnitSwitch("test");
+    ClassLoader isolated = new ClassLoader(null) {};
+    DynamicType.Builder<?> builder = new ByteBuddy().redefine(KnownQueue.class);
+
+    assertThat(queueAdvice(unit).transform(builder, TypeDescription.ForLoadedType.of(KnownQueue.class), isolated, null, null))
+        .isSameAs(builder);
+
+    assertThat(unit.isOff()).isTrue();
   }
 
   @Test
@@ -93,7 +107,7 @@ class LayoutCheckedAdviceTest {
     UnitSwitch unit = new UnitSwitch("test");
     LayoutCheckedAdvice advice = queueAdvice(unit).onApplied(applied::incrementAndGet);
 
-    advice.transform(new ByteBuddy().redefine(KnownQueue.class), TypeDescription.ForLoadedType.of(KnownQueue.class), null, null, null);
+    advice.transform(new ByteBuddy().redefine(KnownQueue.class), TypeDescription.ForLoadedType.of(KnownQueue.class), LOADER, null, null);
 
     assertThat(applied).hasValue(1);
     assertThat(unit.on()).isTrue();

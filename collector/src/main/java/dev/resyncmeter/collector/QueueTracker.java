@@ -29,9 +29,13 @@ public final class QueueTracker {
   private volatile String name;
   private volatile QueueMetrics meters;
   private final Map<Object, ItemState> items = new ConcurrentHashMap<>();
-  /** Triggers of delayed adds not fired yet: the later add keeps the trigger it was given. */
+  /**
+   * Triggers of delayed adds that the queue accepted and has not fired yet: the later add keeps the
+   * trigger it was given. An entry lives only while the queue holds the delayed add.
+   */
   private final Map<Object, Trigger> pendingDelayed = new ConcurrentHashMap<>();
   private final AtomicLong depth = new AtomicLong();
+  private volatile boolean shutDown;
 
   QueueTracker(ResyncMetrics registry, String name) {
     this.registry = registry;
@@ -69,28 +73,18 @@ public final class QueueTracker {
   public Trigger addCallStarted(Object item, AddKind kind) {
     AddCall call = ADD_CALL.get();
     if (call.depth++ > 0) {
-      if (kind == AddKind.PLAIN && call.kind != AddKind.PLAIN && call.item != null) {
-        // A delayed add with no delay inserts at once: it does not wait after all.
-        restorePending(call.item, call.pendingBefore);
-        call.item = null;
-      }
       return call.trigger;
     }
-    call.kind = kind;
     if (kind == AddKind.PLAIN && Boolean.TRUE.equals(DELAYED_ADDS_THREAD.get())) {
       // A delayed add firing: not a call of the application's, so not counted again.
       Trigger pending = pendingDelayed.remove(item);
       call.trigger = pending == null ? Trigger.OTHER : pending;
-      call.item = null;
       return call.trigger;
     }
     call.trigger = triggerOf(item, kind);
-    call.item = null;
     if (kind != AddKind.PLAIN) {
-      // Recorded before the queue sees the add: its delaying thread may fire it at once.
+      call.tracker = this;
       call.item = item;
-      call.pendingBefore = pendingDelayed.get(item);
-      pendingDelayed.merge(item, call.trigger, Trigger::merge);
     }
     meters().triggerAdd(call.trigger);
     if (kind == AddKind.RATE_LIMITED) {
@@ -105,16 +99,58 @@ public final class QueueTracker {
     if (--call.depth > 0) {
       return;
     }
+    call.tracker = null;
     call.item = null;
-    call.pendingBefore = null;
+    call.pending = null;
   }
 
-  private void restorePending(Object item, Trigger before) {
-    if (before == null) {
-      pendingDelayed.remove(item);
-    } else {
-      pendingDelayed.put(item, before);
+  /**
+   * The delayed add called on this thread is being handed to the queue's delaying thread, which may
+   * fire it at once: its trigger is recorded now. A delayed add the queue drops before this (it is
+   * shut down) or that needs no wait (no delay) leaves nothing behind.
+   */
+  public static void delayedAddWaiting() {
+    AddCall call = ADD_CALL.get();
+    if (call.depth > 0 && call.tracker != null) {
+      call.tracker.recordPending(call);
     }
+  }
+
+  /** The queue refused the delayed add of {@link #delayedAddWaiting} (its buffer was full): it never fires. */
+  public static void delayedAddRefused() {
+    AddCall call = ADD_CALL.get();
+    if (call.depth > 0 && call.tracker != null && call.pending != null) {
+      call.tracker.forgetPending(call.item, call.pending, call.pendingBefore);
+      call.pending = null;
+    }
+  }
+
+  private void recordPending(AddCall call) {
+    call.pendingBefore = pendingDelayed.get(call.item);
+    call.pending = pendingDelayed.merge(call.item, call.trigger, Trigger::merge);
+    if (shutDown) {
+      // Shut down while the add was on its way: the delaying thread has stopped, nothing will fire.
+      forgetPending(call.item, call.pending, null);
+      call.pending = null;
+    }
+  }
+
+  /** Takes back a recorded trigger unless the add fired meanwhile (then it is gone already). */
+  private void forgetPending(Object item, Trigger recorded, Trigger before) {
+    if (before == null) {
+      pendingDelayed.remove(item, recorded);
+    } else {
+      pendingDelayed.replace(item, recorded, before);
+    }
+  }
+
+  /**
+   * The queue shut down: its delaying thread fires nothing more, so no pending trigger is needed.
+   * Waiting items stay tracked: workers may still take them.
+   */
+  public void shutDown() {
+    shutDown = true;
+    pendingDelayed.clear();
   }
 
   private Trigger triggerOf(Object item, AddKind kind) {
@@ -242,9 +278,11 @@ public final class QueueTracker {
 
   private static final class AddCall {
     int depth;
-    AddKind kind;
     Trigger trigger;
+    // A delayed or rate-limited add: its queue's tracker, its item, and the trigger recorded for it.
+    QueueTracker tracker;
     Object item;
+    Trigger pending;
     Trigger pendingBefore;
   }
 }

@@ -13,20 +13,48 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ResyncMetrics {
 
+  /** Distinct values kept per label (kind, handler, controller, queue name, component) by default. */
+  public static final int DEFAULT_MAX_VALUES_PER_LABEL = 200;
+
+  /**
+   * What a label value past its label's cap is exported as. Angle brackets keep it apart from real
+   * values: a Kubernetes kind is alphanumeric and a Java class name cannot hold them; only a controller
+   * named so on purpose (controller names are free text) could meet it.
+   */
+  public static final String OVERFLOW = "<overflow>";
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, InformerMetrics> informers = new ConcurrentHashMap<>();
   private final Map<HandlerKey, HandlerMetrics> handlers = new ConcurrentHashMap<>();
   private final Map<String, Counter> errors = new ConcurrentHashMap<>();
   private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
   private final Map<String, ControllerMetrics> controllers = new ConcurrentHashMap<>();
+  private final CappedLabel kinds;
+  private final CappedLabel handlerNames;
+  private final CappedLabel controllerNames;
+  private final CappedLabel queueNames;
+  private final CappedLabel components;
+
+  public ResyncMetrics() {
+    this(DEFAULT_MAX_VALUES_PER_LABEL);
+  }
+
+  /** Keeps at most {@code maxValuesPerLabel} distinct values of each label; later ones overflow. */
+  public ResyncMetrics(int maxValuesPerLabel) {
+    kinds = new CappedLabel(registry, Labels.KIND, maxValuesPerLabel);
+    handlerNames = new CappedLabel(registry, Labels.HANDLER, maxValuesPerLabel);
+    controllerNames = new CappedLabel(registry, "controller", maxValuesPerLabel);
+    queueNames = new CappedLabel(registry, "name", maxValuesPerLabel);
+    components = new CappedLabel(registry, Labels.COMPONENT, maxValuesPerLabel);
+  }
 
   public InformerMetrics informer(String kind) {
-    return informers.computeIfAbsent(kind, k -> new InformerMetrics(registry, k));
+    return informers.computeIfAbsent(kinds.admit(kind), k -> new InformerMetrics(registry, k));
   }
 
   public HandlerMetrics handler(String kind, String handler) {
     return handlers.computeIfAbsent(
-        new HandlerKey(kind, handler), key -> new HandlerMetrics(registry, key.kind, key.handler));
+        new HandlerKey(kinds.admit(kind), handlerNames.admit(handler)), key -> new HandlerMetrics(registry, key.kind, key.handler));
   }
 
   /** A tracker for one workqueue; {@code name} may still change to its controller's before first use. */
@@ -36,18 +64,18 @@ public final class ResyncMetrics {
 
   /** Queues of one name share their meters (the gauges follow the first tracker of that name). */
   QueueMetrics queueMetrics(String name, QueueTracker tracker) {
-    return queues.computeIfAbsent(name, n -> new QueueMetrics(registry, n, tracker));
+    return queues.computeIfAbsent(queueNames.admit(name), n -> new QueueMetrics(registry, n, tracker));
   }
 
   public ControllerMetrics controller(String name) {
-    return controllers.computeIfAbsent(name, n -> new ControllerMetrics(registry, n));
+    return controllers.computeIfAbsent(controllerNames.admit(name), n -> new ControllerMetrics(registry, n));
   }
 
   /** Counts a fault that the agent caught in itself, by the part of the agent it happened in. */
   public void error(String component) {
     errors
         .computeIfAbsent(
-            component,
+            components.admit(component),
             c ->
                 Counter.builder("resync.meter.errors")
                     .description("Faults the agent caught in itself, by component; the host was not affected.")

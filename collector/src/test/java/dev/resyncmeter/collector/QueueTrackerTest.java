@@ -3,6 +3,9 @@ package dev.resyncmeter.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resyncmeter.collector.QueueTracker.AddKind;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,6 +91,7 @@ class QueueTrackerTest {
     // addRateLimited -> addAfter -> (later) add: only the outermost call decides and counts.
     queue.addCallStarted("a", AddKind.RATE_LIMITED);
     queue.addCallStarted("a", AddKind.DELAYED);
+    QueueTracker.delayedAddWaiting();
     queue.addCallFinished();
     queue.addCallFinished();
     queue.done("a", false);
@@ -104,6 +108,7 @@ class QueueTrackerTest {
     add("a", false);
     queue.taken("a");
     queue.addCallStarted("b", AddKind.DELAYED);
+    QueueTracker.delayedAddWaiting();
     queue.addCallFinished();
     fireDelayedAdd("b");
     assertThat(queue.taken("b")).isEqualTo(Trigger.OTHER);
@@ -113,11 +118,94 @@ class QueueTrackerTest {
   void aDelayedAddFromAHandlerKeepsTheHandlersTrigger() {
     HandlerCallTracker.begin();
     HandlerCallTracker.classify(Trigger.RELIST_NOOP);
-    queue.addCallStarted("a", AddKind.DELAYED);
-    queue.addCallFinished();
+    delayedAdd("a", true);
     HandlerCallTracker.end();
     fireDelayedAdd("a");
     assertThat(queue.taken("a")).isEqualTo(Trigger.RELIST_NOOP);
+  }
+
+  /** A delayed add as client-java's delaying queue makes it: offered to its waiting buffer, or not. */
+  private void delayedAdd(Object item, boolean accepted) {
+    queue.addCallStarted(item, AddKind.DELAYED);
+    QueueTracker.delayedAddWaiting();
+    if (!accepted) {
+      QueueTracker.delayedAddRefused();
+    }
+    queue.addCallFinished();
+  }
+
+  @Test
+  void aDelayedAddThatTheFullBufferRefusedLeavesNothingPendingButCountsAsACall() {
+    delayedAdd("a", false);
+    assertThat(queue.trackedItems()).isZero();
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"other\"}")).isEqualTo(1);
+  }
+
+  @Test
+  void aRefusedDelayedAddLeavesTheTriggerOfTheOneThatStillWaits() {
+    HandlerCallTracker.begin();
+    HandlerCallTracker.classify(Trigger.RESYNC_NOOP);
+    delayedAdd("a", true);
+    HandlerCallTracker.end();
+    delayedAdd("a", false); // other, stronger, but refused: it never fires
+    assertThat(queue.trackedItems()).isEqualTo(1);
+    fireDelayedAdd("a");
+    assertThat(queue.taken("a")).isEqualTo(Trigger.RESYNC_NOOP);
+    queue.done("a", false);
+    assertThat(queue.trackedItems()).isZero();
+  }
+
+  @Test
+  void aDelayedAddThatAShutDownQueueDropsBeforeOfferingItLeavesNothing() {
+    queue.shutDown();
+    queue.addCallStarted("a", AddKind.RATE_LIMITED);
+    queue.addCallStarted("a", AddKind.DELAYED);
+    queue.addCallFinished();
+    queue.addCallFinished();
+    assertThat(queue.trackedItems()).isZero();
+    assertThat(value("workqueue_retries_total{name=\"q\"}")).isEqualTo(1);
+  }
+
+  @Test
+  void shuttingDownForgetsDelayedAddsThatWillNeverFire() {
+    for (int i = 0; i < 10; i++) {
+      delayedAdd("item-" + i, true);
+    }
+    assertThat(queue.trackedItems()).isEqualTo(10);
+    queue.shutDown();
+    assertThat(queue.trackedItems()).isZero();
+    // An add that passed the queue's shutdown check just before is offered after: not kept either.
+    delayedAdd("late", true);
+    assertThat(queue.trackedItems()).isZero();
+  }
+
+  @Test
+  void stateFollowsInFlightItemsNotTheKeysEverSeen() throws Exception {
+    int keys = 200_000;
+    ExecutorService delaying = Executors.newSingleThreadExecutor();
+    try {
+      delaying.submit(QueueTracker::delayedAddsThread).get();
+      for (int i = 0; i < keys; i++) {
+        String key = "key-" + i;
+        add(key, false);
+        queue.taken(key);
+        if (i % 10 == 0) {
+          delayedAdd(key, i % 20 == 0); // the worker requeues; every other time the buffer is full
+        }
+        queue.done(key, false);
+        if (i % 20 == 0) {
+          delaying.submit(() -> add(key, false)).get(10, TimeUnit.SECONDS);
+          queue.taken(key);
+          queue.done(key, false);
+        }
+        assertThat(queue.trackedItems()).isZero();
+      }
+    } finally {
+      delaying.shutdownNow();
+    }
+    assertThat(value("workqueue_adds_total{name=\"q\"}")).isEqualTo(keys + keys / 20);
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"other\"}")).isEqualTo(keys);
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"requeue\"}")).isEqualTo(keys / 10);
   }
 
   @Test

@@ -98,8 +98,83 @@ class ResyncMetricsTest {
     String body = scrape();
     long types = body.lines().filter(l -> l.startsWith("# TYPE ")).count();
     long helps = body.lines().filter(l -> l.startsWith("# HELP ") && l.split(" ", 4).length == 4).count();
-    assertThat(types).isEqualTo(9);
+    assertThat(types).isEqualTo(10);
     assertThat(helps).isEqualTo(types);
+  }
+
+  @Test
+  void handlersPastTheCapShareTheOverflowSeriesAndEachUseIsCounted() {
+    ResyncMetrics capped = new ResyncMetrics(2);
+    for (String handler : new String[] {"a", "b", "c", "d", "a", "c"}) {
+      capped.handler("ConfigMap", handler).notification(NotificationType.ADD);
+    }
+    assertThat(capped.scrape(null).body())
+        .contains("informer_notifications_total{handler=\"a\",kind=\"ConfigMap\",type=\"add\"} 2.0")
+        .contains("informer_notifications_total{handler=\"b\",kind=\"ConfigMap\",type=\"add\"} 1.0")
+        .contains("informer_notifications_total{handler=\"<overflow>\",kind=\"ConfigMap\",type=\"add\"} 3.0")
+        .doesNotContain("handler=\"c\"")
+        .doesNotContain("handler=\"d\"")
+        .contains("resync_meter_label_overflow_total{label=\"handler\"} 3.0")
+        .contains("resync_meter_label_overflow_total{label=\"kind\"} 0.0");
+    assertThat(capped.handler("ConfigMap", "c")).isSameAs(capped.handler("ConfigMap", "d"));
+  }
+
+  @Test
+  void kindsAreCappedOnceForInformersAndHandlersAlike() {
+    ResyncMetrics capped = new ResyncMetrics(1);
+    capped.informer("ConfigMap").resync();
+    capped.informer("Pod").resync();
+    capped.handler("Secret", "h").notification(NotificationType.DELETE);
+    capped.handler("ConfigMap", "h").notification(NotificationType.DELETE);
+    assertThat(capped.scrape(null).body())
+        .contains("informer_resyncs_total{kind=\"ConfigMap\"} 1.0")
+        .contains("informer_resyncs_total{kind=\"<overflow>\"} 1.0")
+        .contains("informer_notifications_total{handler=\"h\",kind=\"<overflow>\",type=\"delete\"} 1.0")
+        .contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"delete\"} 1.0")
+        .contains("resync_meter_label_overflow_total{label=\"kind\"} 2.0")
+        .contains("resync_meter_label_overflow_total{label=\"handler\"} 0.0");
+  }
+
+  @Test
+  void controllersQueuesAndComponentsAreCappedEachOnItsOwn() {
+    ResyncMetrics capped = new ResyncMetrics(1);
+    capped.controller("c1").reconciled(Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    capped.controller("c2").reconciled(Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    capped.controller("c3").reconciled(Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    for (String name : new String[] {"q1", "q2"}) {
+      QueueTracker queue = capped.queue(name);
+      queue.inserted("item", queue.addCallStarted("item", QueueTracker.AddKind.PLAIN), false);
+      queue.addCallFinished();
+    }
+    capped.error("x");
+    capped.error("y");
+    assertThat(capped.scrape(null).body())
+        .contains("controller_reconcile_total{controller=\"c1\",result=\"success\",trigger=\"change\"} 1.0")
+        .contains("controller_reconcile_total{controller=\"<overflow>\",result=\"success\",trigger=\"change\"} 2.0")
+        .contains("workqueue_adds_total{name=\"q1\"} 1.0")
+        .contains("workqueue_adds_total{name=\"<overflow>\"} 1.0")
+        .contains("resync_meter_errors_total{component=\"x\"} 1.0")
+        .contains("resync_meter_errors_total{component=\"<overflow>\"} 1.0")
+        .contains("resync_meter_label_overflow_total{label=\"controller\"} 2.0")
+        .contains("resync_meter_label_overflow_total{label=\"name\"} 1.0")
+        .contains("resync_meter_label_overflow_total{label=\"component\"} 1.0");
+  }
+
+  @Test
+  void theDefaultCapKeeps200ValuesPerLabel() {
+    for (int i = 0; i < 250; i++) {
+      metrics.handler("ConfigMap", "handler-" + i).notification(NotificationType.ADD);
+    }
+    String body = scrape();
+    assertThat(body.lines().filter(l -> l.startsWith("informer_notifications_total{handler=\"handler-"))).hasSize(200);
+    assertThat(body)
+        .contains("informer_notifications_total{handler=\"<overflow>\",kind=\"ConfigMap\",type=\"add\"} 50.0")
+        .contains("resync_meter_label_overflow_total{label=\"handler\"} 50.0");
+  }
+
+  @Test
+  void aCapBelowOneIsRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ResyncMetrics(0)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -31,10 +31,11 @@ public final class Main {
       case "demo" -> Demo.main(rest);
       case "scenario" -> ResyncScenario.main(rest);
       case "reconcile-scenario" -> dev.resyncmeter.examples.scenario.ReconcileScenario.main(rest);
+      case "memory-scenario" -> dev.resyncmeter.examples.scenario.MemoryScenario.main(rest);
       case "exit" -> exit(rest);
       case "idle" -> idle();
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | exit CODE | idle]");
+        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | memory-scenario [KEYS OBJECTS] | exit CODE | idle]");
         System.exit(2);
       }
     }

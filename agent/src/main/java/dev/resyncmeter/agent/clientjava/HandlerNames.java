@@ -1,8 +1,6 @@
 package dev.resyncmeter.agent.clientjava;
 
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
+import dev.resyncmeter.agent.IdentityWeakMap;
 
 /**
  * Stable, readable {@code handler} labels. A handler made by client-java's controller builder is
@@ -12,9 +10,10 @@ import java.util.WeakHashMap;
  */
 public final class HandlerNames {
 
-  // Weak keys: handlers, queues and controllers that the host drops are dropped here too.
-  private static final Map<Object, Object> QUEUE_OF_WATCH_HANDLER = Collections.synchronizedMap(new WeakHashMap<>());
-  private static final Map<Object, String> CONTROLLER_OF_QUEUE = Collections.synchronizedMap(new WeakHashMap<>());
+  // Weak identity keys: handlers and queues that the host drops are dropped here too, and no host
+  // equals/hashCode runs (a queue or handler class of the host's may define them as it likes).
+  private static final IdentityWeakMap<Object> QUEUE_OF_WATCH_HANDLER = new IdentityWeakMap<>();
+  private static final IdentityWeakMap<String> CONTROLLER_OF_QUEUE = new IdentityWeakMap<>();
 
   private HandlerNames() {}
 

@@ -48,6 +48,28 @@ class HandlerNamesTest {
     assertThat(HandlerNames.labelOrPending(handler)).isEqualTo("my-controller");
   }
 
+  /** A host class whose equals and hashCode fail: the names must never call them. */
+  static final class HostileQueue {
+    @Override
+    public boolean equals(Object other) {
+      throw new IllegalStateException("equals called");
+    }
+
+    @Override
+    public int hashCode() {
+      throw new IllegalStateException("hashCode called");
+    }
+  }
+
+  @Test
+  void handlersAndQueuesAreKeptByIdentityWithoutCallingTheirEqualsOrHashCode() {
+    HostileQueue handler = new HostileQueue();
+    HostileQueue queue = new HostileQueue();
+    HandlerNames.controllerWatchHandler(handler, queue);
+    HandlerNames.controllerBuilt("hostile", queue);
+    assertThat(HandlerNames.labelOrPending(handler)).isEqualTo("hostile");
+  }
+
   @Test
   void anyOtherHandlerIsNamedAfterItsClassAtOnce() {
     assertThat(HandlerNames.labelOrPending(new NestedHandler())).isEqualTo("HandlerNamesTest$NestedHandler");

@@ -77,6 +77,25 @@ final class AgentProcess implements AutoCloseable {
     return new AgentProcess(builder.start());
   }
 
+  /**
+   * Starts the examples jar with these JVM options, with the agent ({@code agentArgs} as for
+   * {@link #start}) or, when {@code withAgent} is false, without it: the same program for comparison.
+   */
+  static AgentProcess startJvm(List<String> jvmOptions, boolean withAgent, String agentArgs, String... command) throws IOException {
+    List<String> line = new ArrayList<>();
+    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    line.addAll(jvmOptions);
+    if (withAgent) {
+      line.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+    }
+    line.add("-jar");
+    line.add(examplesJar().toString());
+    line.addAll(List.of(command));
+    ProcessBuilder builder = new ProcessBuilder(line);
+    builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
+    return new AgentProcess(builder.start());
+  }
+
   static Path agentJar() {
     return existing(System.getProperty("resyncmeter.agentJar", "../agent/target/resync-meter-agent.jar"));
   }

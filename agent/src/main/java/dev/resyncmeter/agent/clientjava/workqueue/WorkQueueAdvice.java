@@ -78,6 +78,14 @@ final class WorkQueueAdvice {
     }
   }
 
+  /** {@code DefaultWorkQueue.shutDown()}. */
+  static final class ShutDown {
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.This Object queue) {
+      WorkQueueBridge.shutDown(queue);
+    }
+  }
+
   /** {@code DefaultDelayingQueue.waitingLoop()}: the thread that fires delayed adds. */
   static final class WaitingLoop {
     @Advice.OnMethodEnter(suppress = Throwable.class)

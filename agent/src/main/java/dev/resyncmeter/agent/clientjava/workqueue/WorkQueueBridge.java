@@ -8,6 +8,7 @@ import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.Trigger;
+import java.util.concurrent.BlockingQueue;
 
 /** What the workqueue advice calls: one {@link QueueTracker} per client-java queue instance. */
 public final class WorkQueueBridge {
@@ -140,6 +141,47 @@ public final class WorkQueueBridge {
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null) {
         tracker.done(item, addedAgain);
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * Stands in for {@code waitingForAddQueue.offer(entry)} in {@code DefaultDelayingQueue.addAfter}: the
+   * host's own offer, unchanged, with the pending trigger recorded before it (the delaying thread may
+   * fire the add at once) and taken back when the full buffer refuses the add (it never fires).
+   */
+  public static boolean offerDelayed(BlockingQueue<Object> waiting, Object entry) {
+    boolean recorded = false;
+    try {
+      if (WorkQueueInstrumentation.SWITCH.on()) {
+        QueueTracker.delayedAddWaiting();
+        recorded = true;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+    boolean accepted = waiting.offer(entry);
+    if (!accepted && recorded) {
+      try {
+        QueueTracker.delayedAddRefused();
+      } catch (Throwable t) {
+        AgentFaults.record(COMPONENT, t);
+      }
+    }
+    return accepted;
+  }
+
+  /** {@code shutDown()}: the queue's delaying thread fires nothing from now on. */
+  public static void shutDown(Object queue) {
+    try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return;
+      }
+      QueueTracker tracker = TRACKERS.get(queue);
+      if (tracker != null) {
+        tracker.shutDown();
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

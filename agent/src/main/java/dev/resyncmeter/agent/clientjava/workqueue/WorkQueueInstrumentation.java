@@ -1,14 +1,20 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.collector.HandlerCallTracker;
+import java.lang.reflect.Method;
+import java.util.concurrent.BlockingQueue;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import java.util.Set;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.asm.MemberSubstitution;
 
 /**
  * client-java-extended's workqueues: {@code DefaultWorkQueue} and the delaying and rate-limiting
@@ -22,6 +28,25 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
   /** Off when a workqueue class has a shape this agent does not know; no-op outcomes then go back to unknown. */
   static final UnitSwitch SWITCH =
       new UnitSwitch("client-java workqueue", HandlerCallTracker::queueAddsBecameUnobservable);
+
+  /**
+   * {@code addAfter} hands a delayed add to its delaying thread with {@code waitingForAddQueue.offer(entry)}
+   * and ignores a refusal (the buffer holds 1000). Only that call shows whether the add will ever fire,
+   * so it goes through {@link WorkQueueBridge#offerDelayed}, which makes the same offer.
+   */
+  private static final AsmVisitorWrapper OFFER_DELAYED =
+      MemberSubstitution.relaxed()
+          .method(named("offer").and(takesArguments(1)).and(isDeclaredBy(BlockingQueue.class)))
+          .replaceWith(offerDelayed())
+          .on(named("addAfter").and(takesArguments(2)));
+
+  private static Method offerDelayed() {
+    try {
+      return WorkQueueBridge.class.getMethod("offerDelayed", BlockingQueue.class, Object.class);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 
   @Override
   public String name() {
@@ -40,13 +65,15 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
                 .method("add", 1, WorkQueueAdvice.PlainAdd.class)
                 .method("get", 0, WorkQueueAdvice.Get.class)
                 .method("done", 1, WorkQueueAdvice.Done.class)
+                .method("shutDown", 0, WorkQueueAdvice.ShutDown.class)
                 // From now on a handler that adds nothing is known to have dropped its update.
                 .onApplied(HandlerCallTracker::queueAddsBecameObservable))
         .type(named(PACKAGE + "DefaultDelayingQueue"))
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("addAfter", 2, WorkQueueAdvice.DelayedAdd.class)
-                .method("waitingLoop", 0, WorkQueueAdvice.WaitingLoop.class))
+                .method("waitingLoop", 0, WorkQueueAdvice.WaitingLoop.class)
+                .visitor(OFFER_DELAYED))
         .type(named(PACKAGE + "DefaultRateLimitingQueue"))
         .transform(LayoutCheckedAdvice.of(SWITCH).method("addRateLimited", 1, WorkQueueAdvice.RateLimitedAdd.class));
   }

@@ -115,7 +115,8 @@ public final class ResyncMeterAgent {
     String names = CLIENT_JAVA_UNITS.stream().map(InstrumentationUnit::name).collect(Collectors.joining(", "));
     String clientJava = ClientJavaVersion.of(ClassLoader.getSystemClassLoader());
     if (clientJava == null) {
-      return "client-java not on the class path yet: its " + names + " will be instrumented when they load";
+      // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
+      return "client-java is not on the system class path: its " + names + " will be instrumented when a class loader loads it";
     }
     FaultListener.publishInfo(metrics, clientJava);
     return "instrumenting client-java " + clientJava + " (" + names + ")";
@@ -156,7 +157,7 @@ public final class ResyncMeterAgent {
 
     @Override
     public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
-      AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName, throwable));
+      AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
     }
   }
 }

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -88,6 +89,10 @@ public final class ResyncMeterAgent {
   }
 
   private static void install(Instrumentation instrumentation) {
+    // Advice needs no Nexus (no type initializers to run). Left enabled, AgentBuilder's constructor
+    // probes for it through sun.misc.Unsafe, and Java 24+ prints a warning on the host's stderr.
+    // The key is relocated with ByteBuddy, so the host's own ByteBuddy never reads it.
+    System.setProperty(Nexus.PROPERTY, "true");
     AgentBuilder builder =
         new AgentBuilder.Default()
             .disableClassFormatChanges()

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -89,6 +90,10 @@ public final class ResyncMeterAgent {
   }
 
   private static void install(Instrumentation instrumentation) {
+    // Advice needs no Nexus (no type initializers to run). Left enabled, AgentBuilder's constructor
+    // probes for it through sun.misc.Unsafe, and Java 24+ prints a warning on the host's stderr.
+    // The key is relocated with ByteBuddy, so the host's own ByteBuddy never reads it.
+    System.setProperty(Nexus.PROPERTY, "true");
     AgentBuilder builder =
         new AgentBuilder.Default()
             .disableClassFormatChanges()
@@ -116,7 +121,8 @@ public final class ResyncMeterAgent {
     String names = CLIENT_JAVA_UNITS.stream().map(InstrumentationUnit::name).collect(Collectors.joining(", "));
     String clientJava = ClientJavaVersion.of(ClassLoader.getSystemClassLoader());
     if (clientJava == null) {
-      return "client-java not on the class path yet: its " + names + " will be instrumented when they load";
+      // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
+      return "client-java is not on the system class path: its " + names + " will be instrumented when a class loader loads it";
     }
     FaultListener.publishInfo(metrics, clientJava);
     return "instrumenting client-java " + clientJava + " (" + names + ")";
@@ -157,7 +163,7 @@ public final class ResyncMeterAgent {
 
     @Override
     public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
-      AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName, throwable));
+      AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
     }
   }
 }

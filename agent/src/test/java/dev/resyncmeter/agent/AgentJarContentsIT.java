@@ -3,11 +3,13 @@ package dev.resyncmeter.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.jar.JarFile;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
 class AgentJarContentsIT {
 
   private static final Path JAR = Path.of("target", "resync-meter-agent.jar");
+  private static final Pattern LICENSE_TEXT = Pattern.compile("META-INF/(LICENSE|NOTICE)(\\.txt)?|META-INF/licenses/[^/]+");
 
   @Test
   void everyClassIsUnderTheAgentsOwnPackages() throws IOException {
@@ -35,11 +38,55 @@ class AgentJarContentsIT {
         .contains("dev/resyncmeter/collector/ResyncMetrics.class");
   }
 
+  /**
+   * The jar sits on the host's system class path: any resource outside our packages is one a host's
+   * {@code getResource} or class path scanner could find (a root {@code simplelogger.properties}, a
+   * library's build properties, {@code META-INF/versions/}, Maven metadata...). Only the manifest,
+   * license texts and our own service files may be there.
+   */
   @Test
-  void noServiceFileNamesAnInterfaceTheHostCouldLoad() throws IOException {
-    assertThat(entries().stream().filter(name -> name.startsWith("META-INF/services/") && !name.endsWith("/")))
-        .isNotEmpty()
-        .allMatch(name -> name.startsWith("META-INF/services/dev.resyncmeter."));
+  void everyResourceOutsideTheAgentsPackagesIsTheManifestALicenseTextOrOneOfOurServiceFiles() throws IOException {
+    List<String> foreign = entries().stream()
+        .filter(name -> !name.endsWith("/"))
+        .filter(name -> !name.startsWith("dev/resyncmeter/"))
+        .filter(name -> !name.equals("META-INF/MANIFEST.MF"))
+        .filter(name -> !LICENSE_TEXT.matcher(name).matches())
+        .filter(name -> !name.startsWith("META-INF/services/dev.resyncmeter."))
+        .toList();
+    assertThat(foreign).isEmpty();
+  }
+
+  /** A service file naming a host-visible interface, or a provider outside our packages, would leak. */
+  @Test
+  void everyServiceFileNamesOneOfOurInterfacesAndOnlyOurProvidersAllInsideTheJar() throws IOException {
+    List<String> entries = entries();
+    List<String> serviceFiles = entries.stream().filter(name -> name.startsWith("META-INF/services/") && !name.endsWith("/")).toList();
+    assertThat(serviceFiles).isNotEmpty();
+    try (JarFile jar = new JarFile(JAR.toFile())) {
+      for (String serviceFile : serviceFiles) {
+        String service = serviceFile.substring("META-INF/services/".length());
+        assertThat(service).startsWith("dev.resyncmeter.");
+        assertThat(entries).as(serviceFile).contains(service.replace('.', '/') + ".class");
+        String content = new String(jar.getInputStream(jar.getEntry(serviceFile)).readAllBytes(), StandardCharsets.UTF_8);
+        List<String> providers = content.lines().map(l -> l.replaceAll("#.*", "").trim()).filter(l -> !l.isEmpty()).toList();
+        assertThat(providers).as(serviceFile).isNotEmpty();
+        for (String provider : providers) {
+          assertThat(provider).as(serviceFile).startsWith("dev.resyncmeter.");
+          assertThat(entries).as(serviceFile).contains(provider.replace('.', '/') + ".class");
+        }
+      }
+    }
+  }
+
+  /** The jar adds nothing but itself to the host's class path, and nothing to the boot class path. */
+  @Test
+  void theManifestAddsNoOtherJarAndNoMultiReleaseVersions() throws IOException {
+    try (JarFile jar = new JarFile(JAR.toFile())) {
+      var attributes = jar.getManifest().getMainAttributes();
+      assertThat(attributes.getValue("Class-Path")).isNull();
+      assertThat(attributes.getValue("Boot-Class-Path")).isNull();
+      assertThat(attributes.getValue("Multi-Release")).isNull();
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava.controller;
 
 import io.kubernetes.client.extended.controller.reconciler.Reconciler;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /** The advice woven into client-java-extended's controller classes, for handler labels. */
 final class ControllerAdvice {
@@ -18,14 +19,17 @@ final class ControllerAdvice {
 
   /**
    * {@code DefaultController(String name, Reconciler reconciler, ...)}: the reconciler is timed. The
-   * delegating constructors pass it on, already timed, so it is wrapped once.
+   * delegating constructors pass it on, already timed, so it is wrapped once. The argument is typed
+   * {@code Object} here: ByteBuddy reads this class's method signatures with reflection in the
+   * agent's class loader, which cannot see client-java when the host loads it from a nested jar
+   * (Spring Boot); {@code Reconciler.class} in the body resolves in the host's loader once inlined.
    */
   static final class TimeReconciler {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(
         @Advice.Argument(0) String name,
-        @Advice.Argument(value = 1, readOnly = false, typing = net.bytebuddy.implementation.bytecode.assign.Assigner.Typing.DYNAMIC) Reconciler reconciler) {
-      reconciler = (Reconciler) ControllerBridge.timedReconciler(reconciler, name, Reconciler.class);
+        @Advice.Argument(value = 1, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object reconciler) {
+      reconciler = ControllerBridge.timedReconciler(reconciler, name, Reconciler.class);
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -88,6 +89,12 @@ public final class ResyncMeterAgent {
   }
 
   private static void install(Instrumentation instrumentation) {
+    // Advice needs no class injection, and without this our ByteBuddy looks up sun.misc.Unsafe, for
+    // which Java 24+ prints four WARNING lines naming the agent. The name is relocated with
+    // ByteBuddy, so this is our copy's own property, never the host's ByteBuddy's.
+    if (System.getProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY) == null) {
+      System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
+    }
     AgentBuilder builder =
         new AgentBuilder.Default()
             .disableClassFormatChanges()

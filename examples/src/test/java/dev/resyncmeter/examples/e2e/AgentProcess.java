@@ -141,6 +141,10 @@ final class AgentProcess implements AutoCloseable {
     return List.copyOf(stdout);
   }
 
+  List<String> stderr() {
+    return List.copyOf(stderr);
+  }
+
   /** The agent's own lines: those it prefixes with {@code [resync-meter]}. */
   List<String> agentLines() {
     return stderr.stream().filter(l -> l.startsWith("[resync-meter]")).toList();

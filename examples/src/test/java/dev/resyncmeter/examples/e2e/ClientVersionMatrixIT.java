@@ -105,6 +105,11 @@ class ClientVersionMatrixIT {
             "\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; instrumenting client-java "
                 + Pattern.quote(clientVersion)
                 + " \\(informer, workqueue, controller\\)");
+    // Java 24+ warns on stderr about libraries calling sun.misc.Unsafe, naming the caller: never us.
+    assertThat(scenario.stderr())
+        .as("JVM warnings naming the agent")
+        .filteredOn(line -> line.startsWith("WARNING:"))
+        .noneMatch(line -> line.contains("dev.resyncmeter.agent") || line.contains("resync-meter-agent.jar"));
     assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
     assertThat(scenario.closeInputAndWait(Duration.ofSeconds(30))).as("exit code\n%s", scenario.transcript()).isZero();
   }

@@ -19,6 +19,7 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.Nexus;
+import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -90,10 +91,14 @@ public final class ResyncMeterAgent {
   }
 
   private static void install(Instrumentation instrumentation) {
-    // Advice needs no Nexus (no type initializers to run). Left enabled, AgentBuilder's constructor
-    // probes for it through sun.misc.Unsafe, and Java 24+ prints a warning on the host's stderr.
-    // The key is relocated with ByteBuddy, so the host's own ByteBuddy never reads it.
+    // Advice needs neither Nexus (no type initializers to run) nor class injection. Left enabled, our
+    // ByteBuddy probes both through sun.misc.Unsafe, and Java 24+ prints WARNING lines naming the agent
+    // on the host's stderr. Both keys are relocated with ByteBuddy: the host's own ByteBuddy never
+    // reads them.
     System.setProperty(Nexus.PROPERTY, "true");
+    if (System.getProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY) == null) {
+      System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
+    }
     AgentBuilder builder =
         new AgentBuilder.Default()
             .disableClassFormatChanges()

@@ -95,6 +95,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
   private static final AtomicInteger SERVERS = new AtomicInteger();
 
+  static {
+    // client-java 20 sets JSON's static Gson only when a JSON is constructed (an ApiClient does),
+    // and the server serialises before any client exists.
+    new JSON();
+  }
+
   private final HttpServer http;
   private final ExecutorService executor;
   private final String url;

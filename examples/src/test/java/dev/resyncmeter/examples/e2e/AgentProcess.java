@@ -96,6 +96,22 @@ final class AgentProcess implements AutoCloseable {
     return new AgentProcess(builder.start());
   }
 
+  /**
+   * Starts the examples with the agent on the JVM in {@code javaHome}; {@code launch} is what goes
+   * between the agent and the command: {@code -jar <examples jar>}, or {@code -cp <class path>
+   * dev.resyncmeter.examples.Main} to run them on another client-java's libraries.
+   */
+  static AgentProcess start(Path javaHome, List<String> launch, String agentArgs, String... command) throws IOException {
+    List<String> line = new ArrayList<>();
+    line.add(javaHome.resolve("bin").resolve("java").toString());
+    line.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+    line.addAll(launch);
+    line.addAll(List.of(command));
+    ProcessBuilder builder = new ProcessBuilder(line);
+    builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
+    return new AgentProcess(builder.start());
+  }
+
   static Path agentJar() {
     return existing(System.getProperty("resyncmeter.agentJar", "../agent/target/resync-meter-agent.jar"));
   }

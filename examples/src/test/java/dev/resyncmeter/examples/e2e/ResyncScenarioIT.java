@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ResyncScenarioIT {
 
   private static final String KIND = "kind=\"ConfigMap\"";
-  private static final List<String> COUNTED_FAMILIES =
+  static final List<String> COUNTED_FAMILIES =
       List.of(
           "informer_notifications_total",
           "informer_updates_total",

@@ -1,0 +1,124 @@
+package dev.resyncmeter.examples.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The end-to-end scenarios on every client-java version the agent covers and on both JVMs: the
+ * examples' classes (compiled against 27.0.0) run with the agent on one version's own libraries
+ * ({@code compatibility/client-java-<version>/target/lib}: client-java, the matching
+ * client-java-extended, simpleclient, slf4j-simple), on Java 17 and Java 25. Each run must export
+ * exactly the application's own counts, name its client-java version, announce itself in one line
+ * and report no fault of its own.
+ */
+class ClientVersionMatrixIT {
+
+  static final List<String> CLIENT_JAVA_VERSIONS = List.of("20.0.0", "22.0.0", "24.0.0", "25.0.0", "26.0.0", "27.0.0");
+  /** Java 25 runs the oldest and the newest version; the versions in between differ in no JVM matter. */
+  static final List<String> ON_JAVA_25 = List.of("20.0.0", "27.0.0");
+
+  static Stream<Arguments> runs() {
+    return Stream.concat(
+        CLIENT_JAVA_VERSIONS.stream().map(version -> Arguments.of(version, 17)),
+        ON_JAVA_25.stream().map(version -> Arguments.of(version, 25)));
+  }
+
+  @ParameterizedTest(name = "client-java {0} on Java {1}")
+  @MethodSource("runs")
+  void theResyncScenarioIsCountedExactly(String clientVersion, int java) throws Exception {
+    try (AgentProcess scenario = start(clientVersion, java, "scenario", "4", "2", "6", "2")) {
+      String url = scenario.metricsUrl(Duration.ofSeconds(60));
+      scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
+      Map<String, Long> truth = scenario.truth();
+      Scrape scrape = Scrape.of(url);
+
+      assertThat(truth).hasSizeGreaterThan(20).containsEntry("informer_relists_total{kind=\"ConfigMap\",reason=\"expired\"}", 2L);
+      ExactCounts.assertExported(truth, scrape);
+      ExactCounts.assertNothingElse(truth, scrape, ResyncScenarioIT.COUNTED_FAMILIES);
+      assertTheAgentRanCleanlyOn(clientVersion, scenario, scrape);
+    }
+  }
+
+  @ParameterizedTest(name = "client-java {0} on Java {1}")
+  @MethodSource("runs")
+  void theReconcileScenarioIsCountedExactly(String clientVersion, int java) throws Exception {
+    try (AgentProcess scenario = start(clientVersion, java, "reconcile-scenario", "phases")) {
+      String url = scenario.metricsUrl(Duration.ofSeconds(60));
+      scenario.awaitStdout("SLOW STARTED"::equals, Duration.ofSeconds(120));
+      scenario.send("release");
+      scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(60));
+      Map<String, Long> truth = new LinkedHashMap<>(scenario.truth());
+      Scrape scrape = Scrape.of(url);
+
+      // reconciles_of{controller} is each reconciler's own call count: a cross-check, not a series.
+      Map<String, Long> reconcilesOf = new LinkedHashMap<>(truth);
+      reconcilesOf.keySet().removeIf(series -> !series.startsWith("reconciles_of{"));
+      truth.keySet().removeAll(reconcilesOf.keySet());
+      assertThat(truth).hasSizeGreaterThan(20);
+      assertThat(reconcilesOf).hasSize(2);
+      ExactCounts.assertExported(truth, scrape);
+      ExactCounts.assertNothingElse(
+          truth,
+          scrape,
+          List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total"));
+      reconcilesOf.forEach(
+          (series, counted) -> {
+            String controller = series.substring("reconciles_of{".length(), series.length() - 1);
+            assertThat(ExactCounts.sum(scrape, "controller_reconcile_total", controller)).as(series).isEqualTo((double) counted);
+          });
+      assertTheAgentRanCleanlyOn(clientVersion, scenario, scrape);
+    }
+  }
+
+  /** The examples' classes and one client-java version's libraries, on a JDK of that feature version. */
+  private static AgentProcess start(String clientVersion, int java, String... command) throws Exception {
+    Path javaHome = Jdks.home(java);
+    Path lib = compatibilityDir().resolve("client-java-" + clientVersion).resolve("target").resolve("lib");
+    if (!Files.isDirectory(lib)) {
+      throw new IllegalStateException(lib + " is missing: run `mvn verify` from the top folder, which builds it first");
+    }
+    String classPath = examplesClasses() + File.pathSeparator + lib + File.separator + "*";
+    return AgentProcess.start(javaHome, List.of("-cp", classPath, "dev.resyncmeter.examples.Main"), "host=127.0.0.1,port=0", command);
+  }
+
+  private static void assertTheAgentRanCleanlyOn(String clientVersion, AgentProcess scenario, Scrape scrape) throws Exception {
+    assertThat(scrape.series().keySet())
+        .as("resync_meter_info names the client-java version on the class path")
+        .anyMatch(s -> s.startsWith("resync_meter_info{client=\"client-java\",client_version=\"" + clientVersion + "\",version=\""));
+    assertThat(scenario.agentLines())
+        .as("the agent's own stderr lines (the JVM's warnings aside)")
+        .singleElement()
+        .asString()
+        .matches(
+            "\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; instrumenting client-java "
+                + Pattern.quote(clientVersion)
+                + " \\(informer, workqueue, controller\\)");
+    // Java 24+ warns on stderr about libraries calling sun.misc.Unsafe, naming the caller: never us.
+    assertThat(scenario.stderr())
+        .as("JVM warnings naming the agent")
+        .filteredOn(line -> line.startsWith("WARNING:"))
+        .noneMatch(line -> line.contains("dev.resyncmeter.agent") || line.contains("resync-meter-agent.jar"));
+    assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
+    assertThat(scenario.closeInputAndWait(Duration.ofSeconds(30))).as("exit code\n%s", scenario.transcript()).isZero();
+  }
+
+  private static Path compatibilityDir() {
+    return Path.of(System.getProperty("resyncmeter.compatibilityDir", "../compatibility")).toAbsolutePath().normalize();
+  }
+
+  private static Path examplesClasses() {
+    return Path.of(System.getProperty("resyncmeter.examplesClasses", "target/classes")).toAbsolutePath().normalize();
+  }
+}

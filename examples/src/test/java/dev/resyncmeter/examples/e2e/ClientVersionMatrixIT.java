@@ -46,7 +46,7 @@ class ClientVersionMatrixIT {
 
       assertThat(truth).hasSizeGreaterThan(20).containsEntry("informer_relists_total{kind=\"ConfigMap\",reason=\"expired\"}", 2L);
       ExactCounts.assertExported(truth, scrape);
-      ExactCounts.assertNothingElse(truth, scrape, ResyncScenarioIT.COUNTED_FAMILIES);
+      ExactCounts.assertNothingElse(truth, scrape, ExactCounts.INFORMER_FAMILIES);
       assertTheAgentRanCleanlyOn(clientVersion, scenario, scrape);
     }
   }

@@ -9,6 +9,16 @@ import java.util.Map;
 /** The comparison every end-to-end test makes: exported counts equal the application's, both ways. */
 final class ExactCounts {
 
+  /** The informer families the resync scenario counts, all of them. */
+  static final List<String> INFORMER_FAMILIES =
+      List.of(
+          "informer_notifications_total",
+          "informer_updates_total",
+          "informer_noop_updates_total",
+          "informer_resyncs_total",
+          "informer_relists_total",
+          "informer_relist_notifications_lost_total");
+
   private ExactCounts() {}
 
   /** Every series the application counted is exported with exactly its count (missing means 0). */

@@ -19,14 +19,6 @@ import org.junit.jupiter.api.Test;
 class ResyncScenarioIT {
 
   private static final String KIND = "kind=\"ConfigMap\"";
-  static final List<String> COUNTED_FAMILIES =
-      List.of(
-          "informer_notifications_total",
-          "informer_updates_total",
-          "informer_noop_updates_total",
-          "informer_resyncs_total",
-          "informer_relists_total",
-          "informer_relist_notifications_lost_total");
 
   private static AgentProcess scenario;
   private static Map<String, Long> truth;
@@ -54,7 +46,7 @@ class ResyncScenarioIT {
 
   @Test
   void noCountIsExportedThatTheApplicationDidNotObserve() {
-    ExactCounts.assertNothingElse(truth, scrape, COUNTED_FAMILIES);
+    ExactCounts.assertNothingElse(truth, scrape, ExactCounts.INFORMER_FAMILIES);
   }
 
   @Test

@@ -86,7 +86,7 @@ class UnrecognisedLayoutIT {
       }
       """;
 
-  private static final List<String> INFORMER_FAMILIES =
+  private static final List<String> FAMILIES_WITHOUT_OUTCOMES =
       List.of(
           "informer_notifications_total",
           "informer_updates_total",
@@ -141,10 +141,10 @@ class UnrecognisedLayoutIT {
   @Test
   void theInformersCountsStayExact() {
     Map<String, Long> informerTruth = new TreeMap<>(truth);
-    informerTruth.keySet().removeIf(series -> INFORMER_FAMILIES.stream().noneMatch(f -> series.startsWith(f + "{")));
+    informerTruth.keySet().removeIf(series -> FAMILIES_WITHOUT_OUTCOMES.stream().noneMatch(f -> series.startsWith(f + "{")));
     assertThat(informerTruth).hasSizeGreaterThan(15);
     ExactCounts.assertExported(informerTruth, scrape);
-    ExactCounts.assertNothingElse(informerTruth, scrape, INFORMER_FAMILIES);
+    ExactCounts.assertNothingElse(informerTruth, scrape, FAMILIES_WITHOUT_OUTCOMES);
   }
 
   @Test

@@ -20,15 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class OwnLibrariesHostIT {
 
-  private static final List<String> COUNTED_FAMILIES =
-      List.of(
-          "informer_notifications_total",
-          "informer_updates_total",
-          "informer_noop_updates_total",
-          "informer_resyncs_total",
-          "informer_relists_total",
-          "informer_relist_notifications_lost_total");
-
   /**
    * The host configures its own libraries as their documentation says: its Prometheus client through
    * an {@code IO_PROMETHEUS_*} variable (our relocated copy once refused to start on any it did not
@@ -76,7 +67,7 @@ class OwnLibrariesHostIT {
   void everyCountTheApplicationObservedIsExportedExactly() {
     assertThat(truth).hasSizeGreaterThan(20);
     ExactCounts.assertExported(truth, agentScrape);
-    ExactCounts.assertNothingElse(truth, agentScrape, COUNTED_FAMILIES);
+    ExactCounts.assertNothingElse(truth, agentScrape, ExactCounts.INFORMER_FAMILIES);
   }
 
   @Test

@@ -69,13 +69,7 @@ class SpringBootJarIT {
     ExactCounts.assertNothingElse(
         resync.truth(),
         resync.scrape(),
-        List.of(
-            "informer_notifications_total",
-            "informer_updates_total",
-            "informer_noop_updates_total",
-            "informer_resyncs_total",
-            "informer_relists_total",
-            "informer_relist_notifications_lost_total"));
+        ExactCounts.INFORMER_FAMILIES);
   }
 
   @Test

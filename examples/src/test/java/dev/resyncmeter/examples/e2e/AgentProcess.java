@@ -45,8 +45,8 @@ final class AgentProcess implements AutoCloseable {
   static AgentProcess start(List<String> jvmOptions, String agentArgs, Map<String, String> environment, String... command)
       throws IOException {
     List<String> options = new ArrayList<>(jvmOptions);
-    options.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
-    return launch(options, List.of("-jar", examplesJar().toString()), environment, command);
+    options.add(javaagent(agentArgs));
+    return launch(javaHome(), options, examplesJarLaunch(), environment, command);
   }
 
   /**
@@ -54,27 +54,14 @@ final class AgentProcess implements AutoCloseable {
    * so the classes in it replace the libraries' own (the jar's manifest still brings its lib/).
    */
   static AgentProcess startWithClassesFirst(Path first, String agentArgs, String... command) throws IOException {
-    List<String> options = List.of("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
     String classPath = first + java.io.File.pathSeparator + examplesJar();
-    return launch(options, List.of("-cp", classPath, "dev.resyncmeter.examples.Main"), Map.of(), command);
+    return launch(
+        javaHome(), List.of(javaagent(agentArgs)), List.of("-cp", classPath, "dev.resyncmeter.examples.Main"), Map.of(), command);
   }
 
   /** Starts the examples jar without the agent: the host as it runs on its own. */
   static AgentProcess startWithoutAgent(String... command) throws IOException {
-    return launch(List.of(), List.of("-jar", examplesJar().toString()), Map.of(), command);
-  }
-
-  private static AgentProcess launch(
-      List<String> jvmOptions, List<String> main, Map<String, String> environment, String... command) throws IOException {
-    List<String> line = new ArrayList<>();
-    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    line.addAll(jvmOptions);
-    line.addAll(main);
-    line.addAll(List.of(command));
-    ProcessBuilder builder = new ProcessBuilder(line);
-    builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
-    builder.environment().putAll(environment);
-    return new AgentProcess(builder.start());
+    return launch(javaHome(), List.of(), examplesJarLaunch(), Map.of(), command);
   }
 
   /**
@@ -82,18 +69,11 @@ final class AgentProcess implements AutoCloseable {
    * {@link #start}) or, when {@code withAgent} is false, without it: the same program for comparison.
    */
   static AgentProcess startJvm(List<String> jvmOptions, boolean withAgent, String agentArgs, String... command) throws IOException {
-    List<String> line = new ArrayList<>();
-    line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    line.addAll(jvmOptions);
+    List<String> options = new ArrayList<>(jvmOptions);
     if (withAgent) {
-      line.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+      options.add(javaagent(agentArgs));
     }
-    line.add("-jar");
-    line.add(examplesJar().toString());
-    line.addAll(List.of(command));
-    ProcessBuilder builder = new ProcessBuilder(line);
-    builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
-    return new AgentProcess(builder.start());
+    return launch(javaHome(), options, examplesJarLaunch(), Map.of(), command);
   }
 
   /**
@@ -102,13 +82,37 @@ final class AgentProcess implements AutoCloseable {
    * dev.resyncmeter.examples.Main} to run them on another client-java's libraries.
    */
   static AgentProcess start(Path javaHome, List<String> launch, String agentArgs, String... command) throws IOException {
+    return launch(javaHome, List.of(javaagent(agentArgs)), launch, Map.of(), command);
+  }
+
+  /**
+   * The JDK the forked JVMs run on: the one running the tests, or with {@code -Dresyncmeter.testJdk=25}
+   * a JDK 25 found by {@link Jdks} (the build's second pass of the end-to-end tests).
+   */
+  static Path javaHome() {
+    String feature = System.getProperty("resyncmeter.testJdk", "");
+    return feature.isEmpty() ? Path.of(System.getProperty("java.home")) : Jdks.home(Integer.parseInt(feature));
+  }
+
+  private static String javaagent(String agentArgs) {
+    return "-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs);
+  }
+
+  private static List<String> examplesJarLaunch() {
+    return List.of("-jar", examplesJar().toString());
+  }
+
+  private static AgentProcess launch(
+      Path javaHome, List<String> jvmOptions, List<String> launch, Map<String, String> environment, String... command)
+      throws IOException {
     List<String> line = new ArrayList<>();
     line.add(javaHome.resolve("bin").resolve("java").toString());
-    line.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+    line.addAll(jvmOptions);
     line.addAll(launch);
     line.addAll(List.of(command));
     ProcessBuilder builder = new ProcessBuilder(line);
     builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
+    builder.environment().putAll(environment);
     return new AgentProcess(builder.start());
   }
 

@@ -60,8 +60,10 @@ public final class AgentLog {
     if (writer != null) {
       return;
     }
-    Thread thread = new Thread(AgentLog::writeQueuedLines, "resync-meter-log");
+    // Started from whichever host thread logs first: it must inherit none of that thread's state.
+    Thread thread = new Thread(null, AgentLog::writeQueuedLines, "resync-meter-log", 0, false);
     thread.setDaemon(true);
+    thread.setContextClassLoader(null);
     thread.start();
     writer = thread;
   }

@@ -92,9 +92,7 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
       unit.turnOff(type.getName() + " has no " + missing + " (a client version this agent does not know?)");
       return builder;
     }
-    if (!unit.isOff()) {
-      onApplied.run();
-    }
+    unit.ifOn(onApplied);
     for (Advised a : advised) {
       builder = builder.visit(Advice.to(a.advice).on(a.matcher));
     }
@@ -109,15 +107,17 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
     if (loader == null) {
       return false;
     }
-    return SEES_AGENT.computeIfAbsent(
-        loader,
-        l -> {
-          try {
-            return Class.forName(UnitSwitch.class.getName(), false, (ClassLoader) l) == UnitSwitch.class;
-          } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-          }
-        });
+    Boolean known = SEES_AGENT.get(loader);
+    if (known == null) {
+      // Outside any map lock of ours: loadClass is the host's code and may take the host's locks.
+      try {
+        known = Class.forName(UnitSwitch.class.getName(), false, loader) == UnitSwitch.class;
+      } catch (ClassNotFoundException | LinkageError e) {
+        known = false;
+      }
+      SEES_AGENT.put(loader, known);
+    }
+    return known;
   }
 
   /** What the class lacks, in words, or null when it has everything. */

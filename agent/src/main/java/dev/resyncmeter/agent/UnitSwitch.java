@@ -46,6 +46,16 @@ public final class UnitSwitch {
     return off;
   }
 
+  /**
+   * Runs {@code action} unless the unit is off, atomically with {@link #turnOff}: what the action
+   * tells other units can never outlive the switch-off (which undoes it).
+   */
+  public synchronized void ifOn(Runnable action) {
+    if (!off) {
+      action.run();
+    }
+  }
+
   /** Switches the unit off for good; only the first reason is reported. */
   public void turnOff(String reason) {
     synchronized (this) {
@@ -53,8 +63,8 @@ public final class UnitSwitch {
         return;
       }
       off = true;
+      whenTurnedOff.run();
     }
-    whenTurnedOff.run();
     AgentLog.warnLater(
         "{} instrumentation off: {}; the application runs on, without what this part measures", unit, reason);
   }

@@ -96,6 +96,9 @@ public final class QueueTracker {
   /** The add call of {@link #addCallStarted} returned. */
   public void addCallFinished() {
     AddCall call = ADD_CALL.get();
+    if (call.depth == 0) {
+      return; // its start was not recorded (the instrumentation was off): nothing to close
+    }
     if (--call.depth > 0) {
       return;
     }

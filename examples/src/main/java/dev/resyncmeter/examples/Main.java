@@ -24,6 +24,11 @@ public final class Main {
     }
   }
 
+  /** Prints the names of the JVM's system properties, one a line, sorted: what an agent may have added. */
+  private static void properties() {
+    new java.util.TreeSet<>(System.getProperties().stringPropertyNames()).forEach(name -> System.out.println("property " + name));
+  }
+
   public static void main(String[] args) throws Exception {
     String command = args.length == 0 ? "demo" : args[0];
     String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
@@ -34,8 +39,9 @@ public final class Main {
       case "memory-scenario" -> dev.resyncmeter.examples.scenario.MemoryScenario.main(rest);
       case "exit" -> exit(rest);
       case "idle" -> idle();
+      case "properties" -> properties();
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | memory-scenario [KEYS OBJECTS] | exit CODE | idle]");
+        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | memory-scenario [KEYS OBJECTS] | exit CODE | idle | properties]");
         System.exit(2);
       }
     }

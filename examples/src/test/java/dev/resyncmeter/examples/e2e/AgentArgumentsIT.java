@@ -97,4 +97,22 @@ class AgentArgumentsIT {
       assertThat(host.agentLines()).singleElement().asString().doesNotContain(":1/metrics").contains("serving http://127.0.0.1:");
     }
   }
+
+  @Test
+  void theAgentSetsSystemPropertiesOnlyUnderItsOwnRelocatedPrefix() throws Exception {
+    java.util.Set<String> without;
+    try (AgentProcess host = AgentProcess.startWithoutAgent("properties")) {
+      assertThat(host.waitFor(TIMEOUT)).isZero();
+      without = new java.util.TreeSet<>(host.stdout());
+    }
+    try (AgentProcess host = AgentProcess.start("host=127.0.0.1,port=0", Map.of(), "properties")) {
+      assertThat(host.waitFor(TIMEOUT)).isZero();
+      java.util.Set<String> added = new java.util.TreeSet<>(host.stdout());
+      added.removeAll(without);
+      // The JDK records the default time zone there the first time anything asks for it: no setting.
+      added.remove("property user.timezone");
+      // The agent's own logger and ByteBuddy settings: under the relocated names, never the host's.
+      assertThat(added).isNotEmpty().allMatch(p -> p.startsWith("property dev.resyncmeter.agent.shaded."));
+    }
+  }
 }

@@ -142,11 +142,11 @@ public final class InformerBridge {
    */
   public static void distributeFinished(Object processor, Object notification, boolean isSync) {
     try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
       DistributeScope scope = DISTRIBUTE.get();
       scope.open = false;
+      if (InformerInstrumentation.SWITCH.isOff()) {
+        return;
+      }
       if (isSync && scope.queued == 0 && NotificationFields.isRelistNotification(notification)) {
         InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
         if (informer != null) {
@@ -207,9 +207,6 @@ public final class InformerBridge {
 
   public static void listenerThreadStopped() {
     try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
       LISTENER_OF_THREAD.remove();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -273,16 +270,20 @@ public final class InformerBridge {
     }
   }
 
-  /** The handler method returned or threw: count the call with what it added to queues. */
+  /**
+   * The handler method returned or threw: count the call with what it added to queues. Not gated like
+   * the start: a call opened while the unit was on is always closed, even if the unit went off since.
+   */
   public static void handlerCallFinished(Object call) {
     try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
       ListenerState state = (ListenerState) call;
       state.inCall = false;
       state.currentNotification = null;
       boolean enqueued = HandlerCallTracker.end() > 0;
+      if (InformerInstrumentation.SWITCH.isOff()) {
+        state.cause = null;
+        return;
+      }
       HandlerMetrics metrics = state.metrics();
       if (state.callType == NotificationType.UPDATE && state.cause != null) {
         metrics.update(

@@ -27,7 +27,7 @@ final class WorkQueueAdvice {
         @Advice.Argument(0) Object item,
         @Advice.FieldValue("shuttingDown") boolean shuttingDown,
         @Advice.FieldValue("dirty") Set<?> dirty) {
-      WorkQueueBridge.plainAddStarted(queue, item, shuttingDown, dirty.contains(item));
+      WorkQueueBridge.plainAddStarted(queue, item, shuttingDown, dirty);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
@@ -74,7 +74,7 @@ final class WorkQueueAdvice {
   static final class Done {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.This Object queue, @Advice.Argument(0) Object item, @Advice.FieldValue("dirty") Set<?> dirty) {
-      WorkQueueBridge.done(queue, item, dirty.contains(item));
+      WorkQueueBridge.done(queue, item, dirty);
     }
   }
 

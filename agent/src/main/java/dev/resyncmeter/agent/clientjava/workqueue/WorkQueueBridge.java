@@ -8,6 +8,7 @@ import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.Trigger;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 
 /** What the workqueue advice calls: one {@link QueueTracker} per client-java queue instance. */
@@ -85,9 +86,6 @@ public final class WorkQueueBridge {
 
   public static void addCallFinished(Object queue) {
     try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
-      }
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null) {
         tracker.addCallFinished();
@@ -98,7 +96,7 @@ public final class WorkQueueBridge {
   }
 
   /** {@code DefaultWorkQueue.add(item)}, under the queue's lock, before it changes anything. */
-  public static void plainAddStarted(Object queue, Object item, boolean shuttingDown, boolean dirty) {
+  public static void plainAddStarted(Object queue, Object item, boolean shuttingDown, Set<?> dirty) {
     try {
       if (!WorkQueueInstrumentation.SWITCH.on()) {
         return;
@@ -110,7 +108,7 @@ public final class WorkQueueBridge {
       }
       Trigger trigger = tracker.addCallStarted(item, QueueTracker.AddKind.PLAIN);
       if (!shuttingDown) {
-        tracker.inserted(item, trigger, dirty);
+        tracker.inserted(item, trigger, dirty.contains(item));
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -133,44 +131,15 @@ public final class WorkQueueBridge {
   }
 
   /** {@code done(item)}, under the queue's lock, before it re-queues an item added again. */
-  public static void done(Object queue, Object item, boolean addedAgain) {
+  public static void done(Object queue, Object item, Set<?> dirty) {
     try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
-      }
       QueueTracker tracker = TRACKERS.get(queue);
       if (tracker != null) {
-        tracker.done(item, addedAgain);
+        tracker.done(item, dirty.contains(item));
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
-  }
-
-  /**
-   * Stands in for {@code waitingForAddQueue.offer(entry)} in {@code DefaultDelayingQueue.addAfter}: the
-   * host's own offer, unchanged, with the pending trigger recorded before it (the delaying thread may
-   * fire the add at once) and taken back when the full buffer refuses the add (it never fires).
-   */
-  public static boolean offerDelayed(BlockingQueue<Object> waiting, Object entry) {
-    boolean recorded = false;
-    try {
-      if (WorkQueueInstrumentation.SWITCH.on()) {
-        QueueTracker.delayedAddWaiting();
-        recorded = true;
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
-    boolean accepted = waiting.offer(entry);
-    if (!accepted && recorded) {
-      try {
-        QueueTracker.delayedAddRefused();
-      } catch (Throwable t) {
-        AgentFaults.record(COMPONENT, t);
-      }
-    }
-    return accepted;
   }
 
   /** {@code shutDown()}: the queue's delaying thread fires nothing from now on. */

@@ -32,17 +32,17 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
   /**
    * {@code addAfter} hands a delayed add to its delaying thread with {@code waitingForAddQueue.offer(entry)}
    * and ignores a refusal (the buffer holds 1000). Only that call shows whether the add will ever fire,
-   * so it goes through {@link WorkQueueBridge#offerDelayed}, which makes the same offer.
+   * so it goes through {@link DelayedOffer#offer}, which makes the same offer.
    */
   private static final AsmVisitorWrapper OFFER_DELAYED =
       MemberSubstitution.relaxed()
           .method(named("offer").and(takesArguments(1)).and(isDeclaredBy(BlockingQueue.class)))
-          .replaceWith(offerDelayed())
+          .replaceWith(delayedOffer())
           .on(named("addAfter").and(takesArguments(2)));
 
-  private static Method offerDelayed() {
+  private static Method delayedOffer() {
     try {
-      return WorkQueueBridge.class.getMethod("offerDelayed", BlockingQueue.class, Object.class);
+      return DelayedOffer.class.getMethod("offer", BlockingQueue.class, Object.class);
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException(e);
     }
@@ -71,6 +71,8 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
         .type(named(PACKAGE + "DefaultDelayingQueue"))
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
+                // The buffer whose offer the substitution replaces; without it nothing would be replaced.
+                .field("waitingForAddQueue", BlockingQueue.class.getName())
                 .method("addAfter", 2, WorkQueueAdvice.DelayedAdd.class)
                 .method("waitingLoop", 0, WorkQueueAdvice.WaitingLoop.class)
                 .visitor(OFFER_DELAYED))

@@ -61,19 +61,12 @@ final class AgentProcess implements AutoCloseable {
 
   /** Starts the examples jar without the agent: the host as it runs on its own. */
   static AgentProcess startWithoutAgent(String... command) throws IOException {
-    return launch(javaHome(), List.of(), examplesJarLaunch(), Map.of(), command);
+    return startWithoutAgent(List.of(), command);
   }
 
-  /**
-   * Starts the examples jar with these JVM options, with the agent ({@code agentArgs} as for
-   * {@link #start}) or, when {@code withAgent} is false, without it: the same program for comparison.
-   */
-  static AgentProcess startJvm(List<String> jvmOptions, boolean withAgent, String agentArgs, String... command) throws IOException {
-    List<String> options = new ArrayList<>(jvmOptions);
-    if (withAgent) {
-      options.add(javaagent(agentArgs));
-    }
-    return launch(javaHome(), options, examplesJarLaunch(), Map.of(), command);
+  /** Starts the examples jar without the agent, with these JVM options: the same program for comparison. */
+  static AgentProcess startWithoutAgent(List<String> jvmOptions, String... command) throws IOException {
+    return launch(javaHome(), jvmOptions, examplesJarLaunch(), Map.of(), command);
   }
 
   /**

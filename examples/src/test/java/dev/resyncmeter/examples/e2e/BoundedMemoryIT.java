@@ -46,12 +46,12 @@ class BoundedMemoryIT {
 
   @BeforeAll
   static void runWithoutThenWithTheAgent() throws Exception {
-    try (AgentProcess plain = AgentProcess.startJvm(JVM, false, null, "memory-scenario")) {
+    try (AgentProcess plain = AgentProcess.startWithoutAgent(JVM, "memory-scenario")) {
       plain.awaitStdout("SCENARIO DONE"::equals, RUN);
       withoutAgent = heap(plain);
       assertThat(plain.closeInputAndWait(Duration.ofSeconds(30))).isZero();
     }
-    scenario = AgentProcess.startJvm(JVM, true, "host=127.0.0.1,port=0", "memory-scenario");
+    scenario = AgentProcess.start(JVM, "host=127.0.0.1,port=0", Map.of(), "memory-scenario");
     String url = scenario.metricsUrl(Duration.ofSeconds(30));
     scenario.awaitStdout("SCENARIO DONE"::equals, RUN);
     withAgent = heap(scenario);

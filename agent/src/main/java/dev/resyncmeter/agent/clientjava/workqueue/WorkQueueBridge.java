@@ -9,7 +9,6 @@ import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.Trigger;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 
 /** What the workqueue advice calls: one {@link QueueTracker} per client-java queue instance. */
 public final class WorkQueueBridge {

@@ -17,6 +17,18 @@ public final class AgentFaults {
 
   private AgentFaults() {}
 
+  /** Counts a fault that something else reports in its own words (a unit's switch-off line). */
+  public static void count(String component) {
+    try {
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (metrics != null) {
+        metrics.error(component);
+      }
+    } catch (Throwable ignored) {
+      // Counting a fault must never become a fault in the host.
+    }
+  }
+
   public static void record(String component, Throwable fault) {
     try {
       ResyncMetrics metrics = AgentMetrics.get();

@@ -8,5 +8,8 @@ public interface InstrumentationUnit {
   /** A short name for the start line and for fault counts, such as {@code client-java informer}. */
   String name();
 
+  /** Whether the unit counts; exported as {@code resync_meter_instrumentation_active{component}}. */
+  UnitSwitch unitSwitch();
+
   AgentBuilder install(AgentBuilder builder);
 }

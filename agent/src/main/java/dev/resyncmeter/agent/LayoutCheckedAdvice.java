@@ -11,6 +11,8 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.field.FieldList;
+import net.bytebuddy.description.method.MethodList;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
@@ -24,7 +26,18 @@ import net.bytebuddy.utility.JavaModule;
  */
 public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
 
+  /** Test-only: the weaving of this one class fails, as a bug in the agent or ByteBuddy would make it fail. */
+  public static final String FAIL_WEAVING_PROPERTY = "resyncmeter.test.failWeaving";
+
+  private static final String FAIL_WEAVING = System.getProperty(FAIL_WEAVING_PROPERTY, "");
   private static final IdentityWeakMap<Boolean> SEES_AGENT = new IdentityWeakMap<>();
+
+  /**
+   * The units whose advice this thread is weaving into the class it transforms now. ByteBuddy weaves
+   * after {@link #transform} returns and reports a failure to the agent's listener, on this thread:
+   * the failure is then theirs.
+   */
+  private static final ThreadLocal<List<UnitSwitch>> WEAVING = new ThreadLocal<>();
 
   private final UnitSwitch unit;
   private final List<Field> fields = new ArrayList<>();
@@ -93,6 +106,15 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
       return builder;
     }
     unit.ifOn(onApplied);
+    List<UnitSwitch> weaving = WEAVING.get();
+    if (weaving == null) {
+      weaving = new ArrayList<>(1);
+      WEAVING.set(weaving);
+    }
+    weaving.add(unit);
+    if (type.getName().equals(FAIL_WEAVING)) {
+      builder = builder.visit(FailingWeaving.INSTANCE);
+    }
     for (Advised a : advised) {
       builder = builder.visit(Advice.to(a.advice).on(a.matcher));
     }
@@ -100,6 +122,16 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
       builder = builder.visit(visitor);
     }
     return builder;
+  }
+
+  /** The units that gave advice to the class this thread transforms now; forgets them (once per class). */
+  static List<UnitSwitch> takeWeavingUnits() {
+    List<UnitSwitch> units = WEAVING.get();
+    if (units == null) {
+      return List.of();
+    }
+    WEAVING.remove();
+    return units;
   }
 
   /** Whether classes of {@code loader} reach this very agent (the system class path, by delegation). */
@@ -143,6 +175,34 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
   }
 
   private record Field(String name, String typeName) {}
+
+  /** What {@link #FAIL_WEAVING_PROPERTY} adds to its class: a rewrite that fails while ByteBuddy weaves. */
+  private enum FailingWeaving implements AsmVisitorWrapper {
+    INSTANCE;
+
+    @Override
+    public int mergeWriter(int flags) {
+      return flags;
+    }
+
+    @Override
+    public int mergeReader(int flags) {
+      return flags;
+    }
+
+    @Override
+    public net.bytebuddy.jar.asm.ClassVisitor wrap(
+        TypeDescription type,
+        net.bytebuddy.jar.asm.ClassVisitor visitor,
+        net.bytebuddy.implementation.Implementation.Context context,
+        net.bytebuddy.pool.TypePool pool,
+        FieldList<FieldDescription.InDefinedShape> fields,
+        MethodList<?> methods,
+        int writerFlags,
+        int readerFlags) {
+      throw new IllegalStateException("weaving failure injected into " + type.getName() + " (" + FAIL_WEAVING_PROPERTY + ")");
+    }
+  }
 
   private record Advised(String what, ElementMatcher<? super MethodDescription> matcher, Class<?> advice, boolean required) {}
 }

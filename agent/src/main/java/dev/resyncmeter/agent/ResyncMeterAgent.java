@@ -15,11 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.dynamic.loading.ClassInjector;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -58,6 +60,10 @@ public final class ResyncMeterAgent {
       }
       ResyncMetrics metrics = new ResyncMetrics();
       AgentMetrics.install(metrics);
+      for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+        UnitSwitch unitSwitch = unit.unitSwitch();
+        metrics.instrumentation(unitSwitch.component(), () -> !unitSwitch.isOff());
+      }
       IdentityWeakMap.startCleaning();
       String serving = serve(arguments, metrics);
       install(instrumentation);
@@ -166,9 +172,27 @@ public final class ResyncMeterAgent {
       }
     }
 
+    /**
+     * A class a unit gave advice to could not be woven: that unit would count with a part missing, so
+     * it switches off, and says so in its one line. Anything else failing here is a fault of the
+     * agent's matching (matchers never fail on a class they cannot fully read: see HasSuperTypeNamed).
+     */
     @Override
     public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
-      AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
+      List<UnitSwitch> units = LayoutCheckedAdvice.takeWeavingUnits();
+      if (units.isEmpty()) {
+        AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
+        return;
+      }
+      for (UnitSwitch unit : units) {
+        AgentFaults.count("instrumentation");
+        unit.turnOff("could not weave " + typeName + " (" + throwable + ")");
+      }
+    }
+
+    @Override
+    public void onComplete(String typeName, ClassLoader loader, JavaModule module, boolean loaded) {
+      LayoutCheckedAdvice.takeWeavingUnits();
     }
   }
 }

@@ -13,21 +13,29 @@ public final class UnitSwitch {
   private static final boolean INJECT_FAULTS = Boolean.getBoolean(INJECT_FAULTS_PROPERTY);
 
   private final String unit;
+  private final String component;
   private final Runnable whenTurnedOff;
   private volatile boolean off;
 
-  public UnitSwitch(String unit) {
-    this(unit, () -> {});
+  /** {@code unit} names it in words, {@code component} in metrics ({@code clientjava-informer}). */
+  public UnitSwitch(String unit, String component) {
+    this(unit, component, () -> {});
   }
 
   /** {@code whenTurnedOff} undoes what the unit told other units while it worked. */
-  public UnitSwitch(String unit, Runnable whenTurnedOff) {
+  public UnitSwitch(String unit, String component, Runnable whenTurnedOff) {
     this.unit = unit;
+    this.component = component;
     this.whenTurnedOff = whenTurnedOff;
   }
 
   public String unit() {
     return unit;
+  }
+
+  /** The unit's {@code component} label value, in faults and in {@code resync_meter_instrumentation_active}. */
+  public String component() {
+    return component;
   }
 
   /**

@@ -53,31 +53,31 @@ class LayoutCheckedAdviceTest {
 
   @Test
   void aClassWithEveryFieldAndMethodIsRecognised() {
-    assertThat(queueAdvice(new UnitSwitch("test")).missing(TypeDescription.ForLoadedType.of(KnownQueue.class))).isNull();
+    assertThat(queueAdvice(new UnitSwitch("test", "test")).missing(TypeDescription.ForLoadedType.of(KnownQueue.class))).isNull();
   }
 
   @Test
   void aMissingFieldIsNamedWithItsType() {
-    assertThat(queueAdvice(new UnitSwitch("test")).missing(TypeDescription.ForLoadedType.of(RenamedFieldQueue.class)))
+    assertThat(queueAdvice(new UnitSwitch("test", "test")).missing(TypeDescription.ForLoadedType.of(RenamedFieldQueue.class)))
         .isEqualTo("field 'dirty' of type java.util.Set");
   }
 
   @Test
   void aFieldOfAnotherTypeIsNotTheFieldTheAdviceReads() {
-    LayoutCheckedAdvice advice = LayoutCheckedAdvice.of(new UnitSwitch("test")).field("shuttingDown", "int");
+    LayoutCheckedAdvice advice = LayoutCheckedAdvice.of(new UnitSwitch("test", "test")).field("shuttingDown", "int");
     assertThat(advice.missing(TypeDescription.ForLoadedType.of(KnownQueue.class))).isEqualTo("field 'shuttingDown' of type int");
   }
 
   @Test
   void aMissingMethodIsNamedWithItsArgumentCount() {
-    LayoutCheckedAdvice advice = LayoutCheckedAdvice.of(new UnitSwitch("test")).method("addAfter", 2, EmptyAdvice.class);
+    LayoutCheckedAdvice advice = LayoutCheckedAdvice.of(new UnitSwitch("test", "test")).method("addAfter", 2, EmptyAdvice.class);
     assertThat(advice.missing(TypeDescription.ForLoadedType.of(KnownQueue.class))).isEqualTo("addAfter with 2 arguments");
   }
 
   @Test
   void anUnrecognisedClassIsLeftAsItIsAndSwitchesItsUnitOffOnce() {
     AtomicInteger undone = new AtomicInteger();
-    UnitSwitch unit = new UnitSwitch("test", undone::incrementAndGet);
+    UnitSwitch unit = new UnitSwitch("test", "test", undone::incrementAndGet);
     LayoutCheckedAdvice advice = queueAdvice(unit);
     DynamicType.Builder<?> builder = new ByteBuddy().redefine(RenamedFieldQueue.class);
 
@@ -91,7 +91,7 @@ class LayoutCheckedAdviceTest {
 
   @Test
   void aClassWhoseLoaderCannotSeeTheAgentIsLeftAsItIsAndSwitchesItsUnitOff() {
-    UnitSwitch unit = new UnitSwitch("test");
+    UnitSwitch unit = new UnitSwitch("test", "test");
     ClassLoader isolated = new ClassLoader(null) {};
     DynamicType.Builder<?> builder = new ByteBuddy().redefine(KnownQueue.class);
 
@@ -104,7 +104,7 @@ class LayoutCheckedAdviceTest {
   @Test
   void aRecognisedClassRunsTheAppliedActionAndKeepsTheUnitOn() {
     AtomicInteger applied = new AtomicInteger();
-    UnitSwitch unit = new UnitSwitch("test");
+    UnitSwitch unit = new UnitSwitch("test", "test");
     LayoutCheckedAdvice advice = queueAdvice(unit).onApplied(applied::incrementAndGet);
 
     advice.transform(new ByteBuddy().redefine(KnownQueue.class), TypeDescription.ForLoadedType.of(KnownQueue.class), LOADER, null, null);

@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The measurement engine's entry point: one registry holding every meter of the metric contract, and
@@ -82,6 +83,18 @@ public final class ResyncMetrics {
                     .tag(Labels.COMPONENT, c)
                     .register(registry))
         .increment();
+  }
+
+  /**
+   * Publishes {@code resync_meter_instrumentation_active{component}}: 1 while that part of the
+   * instrumentation counts, 0 once it switched itself off. A dashboard can then tell "no no-op
+   * updates" from "not counting".
+   */
+  public void instrumentation(String component, BooleanSupplier active) {
+    Gauge.builder("resync.meter.instrumentation.active", () -> active.getAsBoolean() ? 1 : 0)
+        .description("1 while this part of the agent's instrumentation counts; 0 once it switched itself off (its WARN line says why).")
+        .tag(Labels.COMPONENT, components.admit(component))
+        .register(registry);
   }
 
   /** Publishes {@code resync_meter_info}: the agent's version and an instrumented client library. */

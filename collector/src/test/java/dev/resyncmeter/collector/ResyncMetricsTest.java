@@ -173,6 +173,21 @@ class ResyncMetricsTest {
   }
 
   @Test
+  void eachInstrumentationPartShowsWhetherItCountsAtEveryScrape() {
+    java.util.concurrent.atomic.AtomicBoolean informerOn = new java.util.concurrent.atomic.AtomicBoolean(true);
+    metrics.instrumentation("clientjava-informer", informerOn::get);
+    metrics.instrumentation("clientjava-workqueue", () -> true);
+    assertThat(scrape())
+        .contains("resync_meter_instrumentation_active{component=\"clientjava-informer\"} 1.0")
+        .contains("resync_meter_instrumentation_active{component=\"clientjava-workqueue\"} 1.0");
+
+    informerOn.set(false);
+    assertThat(scrape())
+        .contains("resync_meter_instrumentation_active{component=\"clientjava-informer\"} 0.0")
+        .contains("resync_meter_instrumentation_active{component=\"clientjava-workqueue\"} 1.0");
+  }
+
+  @Test
   void aCapBelowOneIsRefused() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ResyncMetrics(0)).isInstanceOf(IllegalArgumentException.class);
   }

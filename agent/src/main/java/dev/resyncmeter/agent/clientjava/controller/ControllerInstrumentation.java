@@ -18,11 +18,16 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
   static final String RATE_LIMITING_QUEUE = "io.kubernetes.client.extended.workqueue.RateLimitingQueue";
 
   /** Off when a controller class has a shape this agent does not know. */
-  static final UnitSwitch SWITCH = new UnitSwitch("client-java controller");
+  static final UnitSwitch SWITCH = new UnitSwitch("client-java controller", ControllerBridge.COMPONENT);
 
   @Override
   public String name() {
     return "controller";
+  }
+
+  @Override
+  public UnitSwitch unitSwitch() {
+    return SWITCH;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -9,6 +8,7 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import dev.resyncmeter.agent.HasSuperTypeNamed;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
@@ -25,11 +25,16 @@ public final class InformerInstrumentation implements InstrumentationUnit {
   static final String RESOURCE_EVENT_HANDLER = PACKAGE + "ResourceEventHandler";
 
   /** Off when a class of client-java's informer has a shape this agent does not know. */
-  static final UnitSwitch SWITCH = new UnitSwitch("client-java informer");
+  static final UnitSwitch SWITCH = new UnitSwitch("client-java informer", InformerBridge.COMPONENT);
 
   @Override
   public String name() {
     return "informer";
+  }
+
+  @Override
+  public UnitSwitch unitSwitch() {
+    return SWITCH;
   }
 
   @Override
@@ -66,9 +71,10 @@ public final class InformerInstrumentation implements InstrumentationUnit {
                 .field("lastSyncResourceVersion", String.class.getName())
                 .field("isLastSyncResourceVersionUnavailable", "boolean")
                 .method("syncWith", 2, InformerAdvice.SyncWith.class))
-        // Any handler class of the host's; generic ones also have a bridge method that calls the real one.
+        // Any handler class of the host's (a hierarchy walk that other agents' injected interfaces cannot
+        // fail); generic ones also have a bridge method that calls the real one.
         // A handler need not override every method, so none is required.
-        .type(hasSuperType(named(RESOURCE_EVENT_HANDLER)).and(not(isInterface())), ClientJavaPresence.INFORMER)
+        .type(not(isInterface()).and(new HasSuperTypeNamed(RESOURCE_EVENT_HANDLER)), ClientJavaPresence.INFORMER)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("onAdd", handlerMethod("onAdd", 1), InformerAdvice.HandlerAdd.class, false)

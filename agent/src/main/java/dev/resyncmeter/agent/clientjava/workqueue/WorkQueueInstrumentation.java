@@ -27,7 +27,7 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
 
   /** Off when a workqueue class has a shape this agent does not know; no-op outcomes then go back to unknown. */
   static final UnitSwitch SWITCH =
-      new UnitSwitch("client-java workqueue", HandlerCallTracker::queueAddsBecameUnobservable);
+      new UnitSwitch("client-java workqueue", WorkQueueBridge.COMPONENT, HandlerCallTracker::queueAddsBecameUnobservable);
 
   /**
    * {@code addAfter} hands a delayed add to its delaying thread with {@code waitingForAddQueue.offer(entry)}
@@ -51,6 +51,11 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
   @Override
   public String name() {
     return "workqueue";
+  }
+
+  @Override
+  public UnitSwitch unitSwitch() {
+    return SWITCH;
   }
 
   @Override

@@ -37,11 +37,12 @@ public final class Main {
       case "scenario" -> ResyncScenario.main(rest);
       case "reconcile-scenario" -> dev.resyncmeter.examples.scenario.ReconcileScenario.main(rest);
       case "memory-scenario" -> dev.resyncmeter.examples.scenario.MemoryScenario.main(rest);
+      case "mock-scenario" -> dev.resyncmeter.examples.scenario.MockScenario.main(rest);
       case "exit" -> exit(rest);
       case "idle" -> idle();
       case "properties" -> properties();
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | memory-scenario [KEYS OBJECTS] | exit CODE | idle | properties]");
+        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | exit CODE | idle | properties]");
         System.exit(2);
       }
     }

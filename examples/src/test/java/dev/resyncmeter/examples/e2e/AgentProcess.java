@@ -50,6 +50,19 @@ final class AgentProcess implements AutoCloseable {
   }
 
   /**
+   * Starts the examples jar on {@code javaHome} with other JVM options (another agent, say) before
+   * and after the agent's {@code -javaagent}: the order in which the JVM loads agents.
+   */
+  static AgentProcess startBeside(
+      Path javaHome, List<String> before, List<String> after, Map<String, String> environment, String... command)
+      throws IOException {
+    List<String> options = new ArrayList<>(before);
+    options.add(javaagent("host=127.0.0.1,port=0"));
+    options.addAll(after);
+    return launch(javaHome, options, examplesJarLaunch(), environment, command);
+  }
+
+  /**
    * Starts the examples with the agent and {@code first} ahead of the examples jar on the class path,
    * so the classes in it replace the libraries' own (the jar's manifest still brings its lib/).
    */

@@ -6,9 +6,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,12 +39,9 @@ class ClientVersionMatrixIT {
     try (AgentProcess scenario = start(clientVersion, java, "scenario", "4", "2", "6", "2")) {
       String url = scenario.metricsUrl(Duration.ofSeconds(60));
       scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
-      Map<String, Long> truth = scenario.truth();
       Scrape scrape = Scrape.of(url);
 
-      assertThat(truth).hasSizeGreaterThan(20).containsEntry("informer_relists_total{kind=\"ConfigMap\",reason=\"expired\"}", 2L);
-      ExactCounts.assertExported(truth, scrape);
-      ExactCounts.assertNothingElse(truth, scrape, ExactCounts.INFORMER_FAMILIES);
+      ExactCounts.assertResyncScenario(scenario.truth(), scrape);
       assertTheAgentRanCleanlyOn(clientVersion, scenario, scrape);
     }
   }
@@ -59,25 +54,9 @@ class ClientVersionMatrixIT {
       scenario.awaitStdout("SLOW STARTED"::equals, Duration.ofSeconds(120));
       scenario.send("release");
       scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(60));
-      Map<String, Long> truth = new LinkedHashMap<>(scenario.truth());
       Scrape scrape = Scrape.of(url);
 
-      // reconciles_of{controller} is each reconciler's own call count: a cross-check, not a series.
-      Map<String, Long> reconcilesOf = new LinkedHashMap<>(truth);
-      reconcilesOf.keySet().removeIf(series -> !series.startsWith("reconciles_of{"));
-      truth.keySet().removeAll(reconcilesOf.keySet());
-      assertThat(truth).hasSizeGreaterThan(20);
-      assertThat(reconcilesOf).hasSize(2);
-      ExactCounts.assertExported(truth, scrape);
-      ExactCounts.assertNothingElse(
-          truth,
-          scrape,
-          List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total"));
-      reconcilesOf.forEach(
-          (series, counted) -> {
-            String controller = series.substring("reconciles_of{".length(), series.length() - 1);
-            assertThat(ExactCounts.sum(scrape, "controller_reconcile_total", controller)).as(series).isEqualTo((double) counted);
-          });
+      ExactCounts.assertReconcileScenario(scenario.truth(), scrape);
       assertTheAgentRanCleanlyOn(clientVersion, scenario, scrape);
     }
   }

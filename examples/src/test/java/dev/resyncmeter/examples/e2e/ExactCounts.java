@@ -21,6 +21,37 @@ final class ExactCounts {
 
   private ExactCounts() {}
 
+  /** The resync scenario's counts: every informer series the application counted, and no other. */
+  static void assertResyncScenario(Map<String, Long> truth, Scrape scrape) {
+    assertThat(truth).hasSizeGreaterThan(20).containsEntry("informer_relists_total{kind=\"ConfigMap\",reason=\"expired\"}", 2L);
+    assertExported(truth, scrape);
+    assertNothingElse(truth, scrape, INFORMER_FAMILIES);
+  }
+
+  /**
+   * The reconcile scenario's counts: every series the application counted, no other reconcile,
+   * trigger or retry series, and each controller's reconciles as many as its reconciler's own calls
+   * ({@code reconciles_of{controller}}, a cross-check rather than a series).
+   */
+  static void assertReconcileScenario(Map<String, Long> printed, Scrape scrape) {
+    Map<String, Long> truth = new LinkedHashMap<>(printed);
+    Map<String, Long> reconcilesOf = new LinkedHashMap<>(truth);
+    reconcilesOf.keySet().removeIf(series -> !series.startsWith("reconciles_of{"));
+    truth.keySet().removeAll(reconcilesOf.keySet());
+    assertThat(truth).hasSizeGreaterThan(20);
+    assertThat(reconcilesOf).hasSize(2);
+    assertExported(truth, scrape);
+    assertNothingElse(
+        truth,
+        scrape,
+        List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total"));
+    reconcilesOf.forEach(
+        (series, counted) -> {
+          String controller = series.substring("reconciles_of{".length(), series.length() - 1);
+          assertThat(sum(scrape, "controller_reconcile_total", controller)).as(series).isEqualTo((double) counted);
+        });
+  }
+
   /** Every series the application counted is exported with exactly its count (missing means 0). */
   static void assertExported(Map<String, Long> truth, Scrape scrape) {
     Map<String, Long> exported = new LinkedHashMap<>();

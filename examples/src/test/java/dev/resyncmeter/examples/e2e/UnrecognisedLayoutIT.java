@@ -162,6 +162,14 @@ class UnrecognisedLayoutIT {
   }
 
   @Test
+  void theExportedStateShowsTheWorkqueuePartOffAndTheOthersOn() {
+    assertThat(scrape.series())
+        .containsEntry("resync_meter_instrumentation_active{component=\"clientjava-workqueue\"}", 0.0)
+        .containsEntry("resync_meter_instrumentation_active{component=\"clientjava-informer\"}", 1.0)
+        .containsEntry("resync_meter_instrumentation_active{component=\"clientjava-controller\"}", 1.0);
+  }
+
+  @Test
   void nothingIsReportedOfTheQueueAndNoFaultIsCounted() {
     assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("workqueue_"));
     assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("resync_meter_errors_total"));

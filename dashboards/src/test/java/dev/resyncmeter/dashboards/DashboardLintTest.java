@@ -29,7 +29,7 @@ class DashboardLintTest {
 
   static final JsonElement DATASOURCE = JsonParser.parseString("{\"type\":\"prometheus\",\"uid\":\"${datasource}\"}");
   static final Set<String> GAUGES =
-      Set.of("workqueue_depth", "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds", "informer_resync_period_seconds", "resync_meter_info", "up");
+      Set.of("workqueue_depth", "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds", "informer_resync_period_seconds", "resync_meter_info", "resync_meter_instrumentation_active", "up");
   static final Set<String> RATE_FUNCTIONS = Set.of("rate", "irate", "increase");
   private static final Pattern RANGE = Pattern.compile("(rate|irate|increase)\\([^\\[]*\\[([^\\]]+)\\]");
 

@@ -105,8 +105,12 @@ public final class ResyncMeterAgent {
     if (System.getProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY) == null) {
       System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
     }
+    // Advice rewrites only methods a class declares, so no method graph of its super types is needed;
+    // building one reads every interface's class file, and another agent's injected interfaces
+    // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class.
+    ByteBuddy byteBuddy = new ByteBuddy().with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
     AgentBuilder builder =
-        new AgentBuilder.Default()
+        new AgentBuilder.Default(byteBuddy)
             .disableClassFormatChanges()
             .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
             .with(AgentBuilder.TypeStrategy.Default.DECORATE)

@@ -30,11 +30,8 @@ public final class AgentFaults {
   }
 
   public static void record(String component, Throwable fault) {
+    count(component);
     try {
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics != null) {
-        metrics.error(component);
-      }
       long suppressed = SINCE_LOGGED.computeIfAbsent(component, c -> new AtomicLong()).incrementAndGet();
       AtomicLong last = LAST_LOGGED.computeIfAbsent(component, c -> new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS));
       long now = System.nanoTime();

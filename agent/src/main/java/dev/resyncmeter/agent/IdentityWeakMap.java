@@ -3,6 +3,7 @@ package dev.resyncmeter.agent;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -18,6 +19,16 @@ public final class IdentityWeakMap<V> {
   private static final boolean CLEANER_RUNNING = startCleaner();
 
   private final ConcurrentHashMap<Object, V> map = new ConcurrentHashMap<>();
+  /** Told the value of each entry whose key was collected, once it is removed. */
+  private final Consumer<V> onCollected;
+
+  public IdentityWeakMap() {
+    this(value -> {});
+  }
+
+  public IdentityWeakMap(Consumer<V> onCollected) {
+    this.onCollected = onCollected;
+  }
 
   /** Starts the cleaner thread now (the agent calls it on start, from its own thread) if not yet. */
   public static boolean startCleaning() {
@@ -48,10 +59,22 @@ public final class IdentityWeakMap<V> {
     return java.util.List.copyOf(map.values());
   }
 
+  /** No entry at all: a hot path can skip its lookup. */
+  public boolean isEmpty() {
+    return map.isEmpty();
+  }
+
   /** Entries held, those of keys collected but not yet removed included (for tests). */
   public int size() {
     purgeUnlessCleaned();
     return map.size();
+  }
+
+  private void removeCollected(Key key) {
+    V value = map.remove(key);
+    if (value != null) {
+      onCollected.accept(value);
+    }
   }
 
   /** Without the cleaner thread (it could not start), writers remove dead entries themselves. */
@@ -101,7 +124,7 @@ public final class IdentityWeakMap<V> {
     }
 
     void removeFromOwner() {
-      owner.map.remove(this);
+      owner.removeCollected(this);
     }
 
     @Override

@@ -1,62 +1,56 @@
 package dev.resyncmeter.collector;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import io.prometheus.metrics.model.snapshots.Labels;
+import java.util.concurrent.atomic.LongAdder;
 
-/** Reconciles of one controller by the trigger of the item they took, and how they ended. */
+/**
+ * Reconciles of one controller by the trigger of the item they took, and how they ended. Its workers
+ * record concurrently: counters are {@link LongAdder}s and durations a {@link ConcurrentHistogram}
+ * per trigger, read at scrape time. A trigger appears once it has a reconcile.
+ */
 public final class ControllerMetrics {
 
-  /** controller-runtime's reconcile time buckets, 5 ms to 60 s. */
-  static final Duration[] BUCKETS =
-      seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0,
-          2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60);
+  private static final Trigger[] TRIGGERS = Trigger.values();
+  private static final ReconcileResult[] RESULTS = ReconcileResult.values();
 
-  private final MeterRegistry registry;
   private final String controller;
-  // Made on first use, so a controller shows only the triggers and results it has seen.
-  private final Counter[][] reconciles = new Counter[Trigger.values().length][ReconcileResult.values().length];
-  private final Timer[] durations = new Timer[Trigger.values().length];
+  /** By trigger then result. */
+  private final LongAdder[] reconciles = HandlerMetrics.adders(TRIGGERS.length * RESULTS.length);
+  private final ConcurrentHistogram[] durations = new ConcurrentHistogram[TRIGGERS.length];
 
-  ControllerMetrics(MeterRegistry registry, String controller) {
-    this.registry = registry;
+  ControllerMetrics(String controller) {
     this.controller = controller;
+    for (int i = 0; i < durations.length; i++) {
+      durations[i] = new ConcurrentHistogram(Buckets.CONTROLLER_RUNTIME_RECONCILE);
+    }
   }
 
   public void reconciled(Trigger trigger, ReconcileResult result, long nanos) {
-    Counter counter = reconciles[trigger.ordinal()][result.ordinal()];
-    if (counter == null) {
-      counter =
-          Counter.builder("controller.reconcile")
-              .description("Reconciles by the trigger of the item they reconciled and by result.")
-              .tag("controller", controller)
-              .tag("trigger", trigger.label())
-              .tag("result", result.label())
-              .register(registry);
-      reconciles[trigger.ordinal()][result.ordinal()] = counter;
-    }
-    Timer timer = durations[trigger.ordinal()];
-    if (timer == null) {
-      timer =
-          Timer.builder("controller.reconcile.duration")
-              .description("Time spent in reconciles, by the trigger of the item they reconciled.")
-              .tag("controller", controller)
-              .tag("trigger", trigger.label())
-              .serviceLevelObjectives(BUCKETS)
-              .register(registry);
-      durations[trigger.ordinal()] = timer;
-    }
-    counter.increment();
-    timer.record(nanos, TimeUnit.NANOSECONDS);
+    reconciles[trigger.ordinal() * RESULTS.length + result.ordinal()].increment();
+    durations[trigger.ordinal()].record(nanos);
   }
 
-  private static Duration[] seconds(double... values) {
-    Duration[] buckets = new Duration[values.length];
-    for (int i = 0; i < values.length; i++) {
-      buckets[i] = Duration.ofNanos(Math.round(values[i] * 1e9));
+  void export(Export out) {
+    for (Trigger trigger : TRIGGERS) {
+      boolean seen = false;
+      for (ReconcileResult result : RESULTS) {
+        long n = reconciles[trigger.ordinal() * RESULTS.length + result.ordinal()].sum();
+        if (n > 0) {
+          seen = true;
+          out.counter(
+              "controller_reconcile",
+              "Reconciles by the trigger of the item they reconciled and by result.",
+              Labels.of("controller", controller, "trigger", trigger.label(), "result", result.label()),
+              n);
+        }
+      }
+      if (seen) {
+        out.histogram(
+            "controller_reconcile_duration_seconds",
+            "Time spent in reconciles, by the trigger of the item they reconciled.",
+            Buckets.CONTROLLER_RUNTIME_RECONCILE.dataPoint(
+                Labels.of("controller", controller, "trigger", trigger.label()), durations[trigger.ordinal()].read()));
+      }
     }
-    return buckets;
   }
 }

@@ -1,24 +1,34 @@
 package dev.resyncmeter.collector;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The meters of one event handler on one informer ({@code kind}, {@code handler}). Counters are made
- * on first use, so a handler shows only the series it has fed; each lookup is an array read.
+ * The counts of one event handler on one informer ({@code kind}, {@code handler}). A handler call
+ * adds to exactly one counter: a changed update to its cause's, a no-op update to its cause's and
+ * outcome's, any other call to its type's. The exported totals ({@code informer_notifications},
+ * {@code informer_updates}) are sums of those, made at scrape time. A series appears once it has
+ * counted something, as a meter made on first use would.
  */
 public final class HandlerMetrics {
+
+  private static final NotificationType[] TYPES = NotificationType.values();
+  private static final UpdateCause[] CAUSES = UpdateCause.values();
+  private static final NoopOutcome[] OUTCOMES = NoopOutcome.values();
 
   private final MeterRegistry registry;
   private final String kind;
   private final String handler;
 
-  private final Counter[] notifications = new Counter[NotificationType.values().length];
-  // [cause][0 = changed, 1 = unchanged]
-  private final Counter[][] updates = new Counter[UpdateCause.values().length][2];
-  private final Counter[][] noops = new Counter[UpdateCause.values().length][NoopOutcome.values().length];
+  /** Calls that are not classified updates, by type. */
+  private final LongAdder[] calls = adders(TYPES.length);
+  /** Updates whose resource version changed, by cause. */
+  private final LongAdder[] changed = adders(CAUSES.length);
+  /** No-op updates, by cause then outcome. */
+  private final LongAdder[] noops = adders(CAUSES.length * OUTCOMES.length);
   private final AtomicReference<Gauge> resyncPeriodGauge = new AtomicReference<>();
   private volatile double resyncPeriodSeconds;
 
@@ -38,61 +48,16 @@ public final class HandlerMetrics {
 
   /** One handler call of the given type. */
   public void notification(NotificationType type) {
-    Counter counter = notifications[type.ordinal()];
-    if (counter == null) {
-      counter =
-          Counter.builder("informer.notifications")
-              .description("Handler calls made by informers, by handler method.")
-              .tag(Labels.KIND, kind)
-              .tag(Labels.HANDLER, handler)
-              .tag(Labels.TYPE, type.label())
-              .register(registry);
-      notifications[type.ordinal()] = counter;
-    }
-    counter.increment();
+    calls[type.ordinal()].increment();
   }
 
-  /**
-   * One {@code onUpdate} call, with its cause and whether the resource version was unchanged; a no-op
-   * update (unchanged) also counts under its outcome. Counts the notification too.
-   */
+  /** One {@code onUpdate} call, with its cause and whether the resource version was unchanged (a no-op). */
   public void update(UpdateCause cause, boolean unchanged, NoopOutcome outcome) {
-    notification(NotificationType.UPDATE);
-    int rv = unchanged ? 1 : 0;
-    Counter counter = updates[cause.ordinal()][rv];
-    if (counter == null) {
-      counter =
-          Counter.builder("informer.updates")
-              .description(
-                  "Update notifications by cause (watch, resync, relist) and whether the resource version changed.")
-              .tag(Labels.KIND, kind)
-              .tag(Labels.HANDLER, handler)
-              .tag(Labels.CAUSE, cause.label())
-              .tag(Labels.RESOURCE_VERSION, unchanged ? Labels.UNCHANGED : Labels.CHANGED)
-              .register(registry);
-      updates[cause.ordinal()][rv] = counter;
-    }
-    counter.increment();
     if (unchanged) {
-      noop(cause, outcome);
+      noops[cause.ordinal() * OUTCOMES.length + outcome.ordinal()].increment();
+    } else {
+      changed[cause.ordinal()].increment();
     }
-  }
-
-  private void noop(UpdateCause cause, NoopOutcome outcome) {
-    Counter counter = noops[cause.ordinal()][outcome.ordinal()];
-    if (counter == null) {
-      counter =
-          Counter.builder("informer.noop.updates")
-              .description(
-                  "Updates whose resource version did not change, by cause and by whether the handler enqueued work for them.")
-              .tag(Labels.KIND, kind)
-              .tag(Labels.HANDLER, handler)
-              .tag(Labels.CAUSE, cause.label())
-              .tag(Labels.OUTCOME, outcome.label())
-              .register(registry);
-      noops[cause.ordinal()][outcome.ordinal()] = counter;
-    }
-    counter.increment();
   }
 
   /** The resync period in effect for this handler, in milliseconds; 0 means resync is off. */
@@ -103,10 +68,62 @@ public final class HandlerMetrics {
           Gauge.builder("informer.resync.period", this, h -> h.resyncPeriodSeconds)
               .description("The resync period in effect for the handler, in seconds; 0 when resync is off.")
               .baseUnit("seconds")
-              .tag(Labels.KIND, kind)
-              .tag(Labels.HANDLER, handler)
+              .tag(LabelNames.KIND, kind)
+              .tag(LabelNames.HANDLER, handler)
               .register(registry);
       resyncPeriodGauge.compareAndSet(null, gauge);
     }
+  }
+
+  void export(Export out) {
+    long[] types = new long[TYPES.length];
+    for (NotificationType type : TYPES) {
+      types[type.ordinal()] = calls[type.ordinal()].sum();
+    }
+    for (UpdateCause cause : CAUSES) {
+      long changedUpdates = changed[cause.ordinal()].sum();
+      long noopUpdates = 0;
+      for (NoopOutcome outcome : OUTCOMES) {
+        long n = noops[cause.ordinal() * OUTCOMES.length + outcome.ordinal()].sum();
+        noopUpdates += n;
+        if (n > 0) {
+          out.counter(
+              "informer_noop_updates",
+              "Updates whose resource version did not change, by cause and by whether the handler enqueued work for them.",
+              Labels.of(LabelNames.KIND, kind, LabelNames.HANDLER, handler, LabelNames.CAUSE, cause.label(), LabelNames.OUTCOME, outcome.label()),
+              n);
+        }
+      }
+      updates(out, cause, LabelNames.CHANGED, changedUpdates);
+      updates(out, cause, LabelNames.UNCHANGED, noopUpdates);
+      types[NotificationType.UPDATE.ordinal()] += changedUpdates + noopUpdates;
+    }
+    for (NotificationType type : TYPES) {
+      if (types[type.ordinal()] > 0) {
+        out.counter(
+            "informer_notifications",
+            "Handler calls made by informers, by handler method.",
+            Labels.of(LabelNames.KIND, kind, LabelNames.HANDLER, handler, LabelNames.TYPE, type.label()),
+            types[type.ordinal()]);
+      }
+    }
+  }
+
+  private void updates(Export out, UpdateCause cause, String resourceVersion, long n) {
+    if (n > 0) {
+      out.counter(
+          "informer_updates",
+          "Update notifications by cause (watch, resync, relist) and whether the resource version changed.",
+          Labels.of(LabelNames.KIND, kind, LabelNames.HANDLER, handler, LabelNames.CAUSE, cause.label(), LabelNames.RESOURCE_VERSION, resourceVersion),
+          n);
+    }
+  }
+
+  static LongAdder[] adders(int n) {
+    LongAdder[] adders = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      adders[i] = new LongAdder();
+    }
+    return adders;
   }
 }

@@ -15,7 +15,7 @@ public final class InformerMetrics {
     resyncs =
         Counter.builder("informer.resyncs")
             .description("Periodic resync ticks that replayed the informer's cache to its handlers.")
-            .tag(Labels.KIND, kind)
+            .tag(LabelNames.KIND, kind)
             .register(registry);
     relistsExpired = relists(registry, kind, RelistReason.EXPIRED);
     relistsError = relists(registry, kind, RelistReason.ERROR);
@@ -23,15 +23,15 @@ public final class InformerMetrics {
         Counter.builder("informer.relist.notifications.lost")
             .description(
                 "Relist notifications (one per listed object) that reached no handler because no handler was due for resync.")
-            .tag(Labels.KIND, kind)
+            .tag(LabelNames.KIND, kind)
             .register(registry);
   }
 
   private static Counter relists(MeterRegistry registry, String kind, RelistReason reason) {
     return Counter.builder("informer.relists")
         .description("Lists made again after the first one, by why the watch ended.")
-        .tag(Labels.KIND, kind)
-        .tag(Labels.REASON, reason.label())
+        .tag(LabelNames.KIND, kind)
+        .tag(LabelNames.REASON, reason.label())
         .register(registry);
   }
 

@@ -1,16 +1,21 @@
 package dev.resyncmeter.collector;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Follows the items of one workqueue from add to done: client-go's workqueue metrics, the trigger
  * of every add, the merged trigger of each waiting item, and the trigger of the item a worker holds.
  *
- * <p>The instrumentation reports {@link #inserted}, {@link #taken} and {@link #done} from inside the
+ * <p>The instrumentation reports {@link #added}, {@link #taken} and {@link #done} from inside the
  * queue's own lock (client-java's queue methods are synchronized), so for one queue they arrive in
- * the queue's order. State is kept only for items that are queued or being processed.
+ * the queue's order and this state needs no lock of its own. Waiting items are mirrored in a ring
+ * in the queue's own FIFO order (the host appends and takes from the head), so the common path is
+ * array writes: no per-item map entry, no allocation, one clock read per operation. Maps hold only
+ * what must merge: the triggers of deduplicated adds of a waiting item, and items added again while
+ * a worker processes them.
  */
 public final class QueueTracker {
 
@@ -21,20 +26,49 @@ public final class QueueTracker {
     RATE_LIMITED
   }
 
-  private static final ThreadLocal<AddCall> ADD_CALL = ThreadLocal.withInitial(AddCall::new);
-  private static final ThreadLocal<Boolean> DELAYED_ADDS_THREAD = new ThreadLocal<>();
-  private static final ThreadLocal<WorkerItem> WORKER_ITEM = new ThreadLocal<>();
+  private static final Trigger[] TRIGGERS = Trigger.values();
+
+  // Cells written under the queue's lock (see Cells).
+  static final int ADDS = 0;
+  static final int DEPTH = 1;
+  /** Then one cell per trigger: plain add calls made outside any other add call. */
+  static final int TRIGGER_ADDS = 2;
 
   private final ResyncMetrics registry;
   private volatile String name;
   private volatile QueueMetrics meters;
-  private final Map<Object, ItemState> items = new ConcurrentHashMap<>();
+
+  final long[] cells = new long[TRIGGER_ADDS + TRIGGERS.length];
+  /** Delayed and rate-limited add calls by trigger: made outside the queue's lock. */
+  final LongAdder[] triggerAddsOutsideLock = HandlerMetrics.adders(TRIGGERS.length);
+  final LongAdder retries = new LongAdder();
+  final SerialHistogram queueDuration = new SerialHistogram(Buckets.CLIENT_GO_WORKQUEUE);
+  final SerialHistogram workDuration = new SerialHistogram(Buckets.CLIENT_GO_WORKQUEUE);
+
+  // The waiting items, in the queue's order. A null trigger: an item whose add was not seen.
+  private Object[] ringItems = new Object[INITIAL_RING];
+  private long[] ringAddedAt = new long[INITIAL_RING];
+  private Trigger[] ringTriggers = new Trigger[INITIAL_RING];
+  private int ringHead;
+  private int ringSize;
+  private static final int INITIAL_RING = 16;
+  /** A ring this large goes back to its initial size once empty: a burst does not stay in memory. */
+  private static final int KEPT_RING = 1024;
+
+  /** Triggers of deduplicated adds of a waiting item, merged (only those that can change its trigger). */
+  private final Map<Object, Trigger> mergedWhileWaiting = new HashMap<>();
+  /** Items added while a worker processes them: the queue takes them in again at done. */
+  private final Map<Object, WaitingForDone> addedWhileProcessed = new HashMap<>();
+
+  // Items being processed: one slot each, its start time read by the gauges (0: a free slot).
+  private Object[] processingItems = new Object[4];
+  private volatile long[] processingStartedAt = new long[4];
+
   /**
    * Triggers of delayed adds that the queue accepted and has not fired yet: the later add keeps the
    * trigger it was given. An entry lives only while the queue holds the delayed add.
    */
   private final Map<Object, Trigger> pendingDelayed = new ConcurrentHashMap<>();
-  private final AtomicLong depth = new AtomicLong();
   private volatile boolean shutDown;
 
   QueueTracker(ResyncMetrics registry, String name) {
@@ -42,7 +76,7 @@ public final class QueueTracker {
     this.name = name;
   }
 
-  /** Names the queue after its controller; only before its first meter is made. */
+  /** Names the queue after its controller; only before its first count. */
   public void name(String controllerName) {
     this.name = controllerName;
   }
@@ -51,17 +85,23 @@ public final class QueueTracker {
     return name;
   }
 
-  private QueueMetrics meters() {
-    QueueMetrics m = meters;
-    if (m == null) {
+  /** Joins the meters of its name at its first count, when the name is final. */
+  private void bind() {
+    if (meters == null) {
       synchronized (this) {
         if (meters == null) {
           meters = registry.queueMetrics(name, this);
         }
-        m = meters;
       }
     }
-    return m;
+  }
+
+  /** The queue was collected: its counts go on in its name's totals, its gauges stop. */
+  public void retire() {
+    QueueMetrics m = meters;
+    if (m != null) {
+      m.retire(this);
+    }
   }
 
   // ---- add calls -------------------------------------------------------------------------------
@@ -70,41 +110,54 @@ public final class QueueTracker {
    * An add call starts on this thread. The outermost call of a nest (a rate-limited add calls a
    * delayed add, which calls a plain add) decides the trigger and counts it; inner calls inherit it.
    */
-  public Trigger addCallStarted(Object item, AddKind kind) {
-    AddCall call = ADD_CALL.get();
-    if (call.depth++ > 0) {
-      return call.trigger;
+  public Trigger addCallStarted(ThreadContext context, Object item, AddKind kind) {
+    if (context.addDepth++ > 0) {
+      return context.addTrigger;
     }
-    if (kind == AddKind.PLAIN && Boolean.TRUE.equals(DELAYED_ADDS_THREAD.get())) {
+    bind();
+    if (kind == AddKind.PLAIN && context.firesDelayedAdds) {
       // A delayed add firing: not a call of the application's, so not counted again.
-      Trigger pending = pendingDelayed.remove(item);
-      call.trigger = pending == null ? Trigger.OTHER : pending;
-      return call.trigger;
+      Trigger pending = pendingDelayed.isEmpty() ? null : pendingDelayed.remove(item);
+      context.addTrigger = pending == null ? Trigger.OTHER : pending;
+      return context.addTrigger;
     }
-    call.trigger = triggerOf(item, kind);
-    if (kind != AddKind.PLAIN) {
-      call.tracker = this;
-      call.item = item;
+    Trigger trigger = triggerOf(context, item, kind);
+    context.addTrigger = trigger;
+    if (kind == AddKind.PLAIN) {
+      Cells.add(cells, TRIGGER_ADDS + trigger.ordinal(), 1); // a plain add runs under the queue's lock
+    } else {
+      context.addTracker = this;
+      context.addItem = item;
+      triggerAddsOutsideLock[trigger.ordinal()].increment();
+      if (kind == AddKind.RATE_LIMITED) {
+        retries.increment();
+      }
     }
-    meters().triggerAdd(call.trigger);
-    if (kind == AddKind.RATE_LIMITED) {
-      meters().retries.increment();
-    }
-    return call.trigger;
+    return trigger;
   }
 
   /** The add call of {@link #addCallStarted} returned. */
-  public void addCallFinished() {
-    AddCall call = ADD_CALL.get();
-    if (call.depth == 0) {
+  public static void addCallFinished(ThreadContext context) {
+    if (context.addDepth == 0) {
       return; // its start was not recorded (the instrumentation was off): nothing to close
     }
-    if (--call.depth > 0) {
+    if (--context.addDepth > 0) {
       return;
     }
-    call.tracker = null;
-    call.item = null;
-    call.pending = null;
+    context.addTracker = null;
+    context.addItem = null;
+    context.addPending = null;
+  }
+
+  private Trigger triggerOf(ThreadContext context, Object item, AddKind kind) {
+    Trigger inHandler = HandlerCallTracker.currentTrigger(context);
+    if (inHandler != null) {
+      return inHandler;
+    }
+    if (kind != AddKind.PLAIN && context.heldTracker == this && context.heldItem != null && context.heldItem.equals(item)) {
+      return Trigger.REQUEUE;
+    }
+    return Trigger.OTHER;
   }
 
   /**
@@ -112,29 +165,27 @@ public final class QueueTracker {
    * fire it at once: its trigger is recorded now. A delayed add the queue drops before this (it is
    * shut down) or that needs no wait (no delay) leaves nothing behind.
    */
-  public static void delayedAddWaiting() {
-    AddCall call = ADD_CALL.get();
-    if (call.depth > 0 && call.tracker != null) {
-      call.tracker.recordPending(call);
+  public static void delayedAddWaiting(ThreadContext context) {
+    if (context.addDepth > 0 && context.addTracker != null) {
+      context.addTracker.recordPending(context);
     }
   }
 
   /** The queue refused the delayed add of {@link #delayedAddWaiting} (its buffer was full): it never fires. */
-  public static void delayedAddRefused() {
-    AddCall call = ADD_CALL.get();
-    if (call.depth > 0 && call.tracker != null && call.pending != null) {
-      call.tracker.forgetPending(call.item, call.pending, call.pendingBefore);
-      call.pending = null;
+  public static void delayedAddRefused(ThreadContext context) {
+    if (context.addDepth > 0 && context.addTracker != null && context.addPending != null) {
+      context.addTracker.forgetPending(context.addItem, context.addPending, context.addPendingBefore);
+      context.addPending = null;
     }
   }
 
-  private void recordPending(AddCall call) {
-    call.pendingBefore = pendingDelayed.get(call.item);
-    call.pending = pendingDelayed.merge(call.item, call.trigger, Trigger::merge);
+  private void recordPending(ThreadContext context) {
+    context.addPendingBefore = pendingDelayed.get(context.addItem);
+    context.addPending = pendingDelayed.merge(context.addItem, context.addTrigger, Trigger::merge);
     if (shutDown) {
       // Shut down while the add was on its way: the delaying thread has stopped, nothing will fire.
-      forgetPending(call.item, call.pending, null);
-      call.pending = null;
+      forgetPending(context.addItem, context.addPending, null);
+      context.addPending = null;
     }
   }
 
@@ -156,136 +207,230 @@ public final class QueueTracker {
     pendingDelayed.clear();
   }
 
-  private Trigger triggerOf(Object item, AddKind kind) {
-    Trigger inHandler = HandlerCallTracker.currentTrigger();
-    if (inHandler != null) {
-      return inHandler;
-    }
-    WorkerItem held = WORKER_ITEM.get();
-    if (kind != AddKind.PLAIN && held != null && held.queue == this && held.item.equals(item)) {
-      return Trigger.REQUEUE;
-    }
-    return Trigger.OTHER;
-  }
-
   /** Marks this thread as the one that fires a delaying queue's delayed adds. */
-  public static void delayedAddsThread() {
-    DELAYED_ADDS_THREAD.set(Boolean.TRUE);
+  public static void firesDelayedAdds(ThreadContext context) {
+    context.firesDelayedAdds = true;
   }
 
   // ---- queue state (called under the queue's lock) ---------------------------------------------
 
   /**
-   * The queue accepts an add of {@code item}. A deduplicated add (the item waits already) merges its
-   * trigger; any other counts as an add and starts the item's next trigger set.
+   * The plain add of the call on this thread ended. {@code dirtyGrew}: the queue accepted the item
+   * (else it was waiting already, and the add only merges its trigger); {@code queueGrew}: it is
+   * queued now (else a worker is processing it and the queue takes it in again at done).
    */
-  public void inserted(Object item, Trigger trigger, boolean alreadyWaiting) {
-    ItemState state = items.computeIfAbsent(item, k -> new ItemState());
-    if (alreadyWaiting) {
-      state.waiting = Trigger.merge(state.waiting, trigger);
+  public void added(ThreadContext context, Object item, boolean shuttingDown, boolean dirtyGrew, boolean queueGrew) {
+    if (shuttingDown) {
       return;
     }
-    meters().adds.increment();
-    depth.incrementAndGet();
-    state.waiting = trigger;
-    if (state.addedAt == 0) {
-      state.addedAt = System.nanoTime();
-    }
-  }
-
-  /** A worker took {@code item}: it is processed for the trigger it gathered while it waited. */
-  public Trigger taken(Object item) {
-    ItemState state = items.computeIfAbsent(item, k -> new ItemState());
-    long now = System.nanoTime();
-    depth.decrementAndGet();
-    if (state.addedAt != 0) {
-      meters().queueDuration.record(now - state.addedAt, java.util.concurrent.TimeUnit.NANOSECONDS);
-    }
-    state.addedAt = 0;
-    state.processing = state.waiting == null ? Trigger.OTHER : state.waiting;
-    state.waiting = null;
-    state.startedAt = now;
-    WORKER_ITEM.set(new WorkerItem(this, item, state.processing));
-    return state.processing;
-  }
-
-  /** The worker is done with {@code item}; {@code addedAgain}: it was re-added while processed. */
-  public void done(Object item, boolean addedAgain) {
-    ItemState state = items.get(item);
-    WorkerItem held = WORKER_ITEM.get();
-    if (held != null && held.queue == this && held.item.equals(item)) {
-      WORKER_ITEM.remove();
-    }
-    if (state == null) {
+    bind();
+    Trigger trigger = context.addTrigger == null ? Trigger.OTHER : context.addTrigger;
+    if (!dirtyGrew) {
+      merge(item, trigger);
       return;
     }
-    if (state.startedAt != 0) {
-      meters().workDuration.record(System.nanoTime() - state.startedAt, java.util.concurrent.TimeUnit.NANOSECONDS);
-    }
-    state.startedAt = 0;
-    state.processing = null;
-    if (!addedAgain) {
-      items.remove(item);
-    }
-  }
-
-  /** The item the current thread took from a queue and has not finished, or null. */
-  public static WorkerItem currentWorkerItem() {
-    return WORKER_ITEM.get();
-  }
-
-  // ---- gauges ----------------------------------------------------------------------------------
-
-  double depth() {
-    return depth.get();
-  }
-
-  double unfinishedWorkSeconds() {
+    Cells.add(cells, ADDS, 1);
+    Cells.add(cells, DEPTH, 1);
     long now = System.nanoTime();
-    long total = 0;
-    for (ItemState state : items.values()) {
-      long started = state.startedAt;
-      if (started != 0) {
-        total += now - started;
+    if (queueGrew) {
+      push(item, now, trigger);
+    } else {
+      addedWhileProcessed.put(item, new WaitingForDone(trigger, now));
+    }
+  }
+
+  /** A deduplicated add: the waiting item keeps the strongest trigger of all its adds. */
+  private void merge(Object item, Trigger trigger) {
+    WaitingForDone afterDone = addedWhileProcessed.isEmpty() ? null : addedWhileProcessed.get(item);
+    if (afterDone != null) {
+      afterDone.trigger = Trigger.merge(afterDone.trigger, trigger);
+    } else if (trigger != Trigger.RESYNC_NOOP) {
+      // The weakest trigger never changes a merge: most deduplicated adds of a resync leave no entry.
+      mergedWhileWaiting.merge(item, trigger, Trigger::merge);
+    }
+  }
+
+  /**
+   * {@code get()} returned {@code item} to a worker; {@code queuedAfter} items still wait. Returns the
+   * trigger the item is processed for: the strongest it gathered while it waited.
+   */
+  public Trigger taken(ThreadContext context, Object item, int queuedAfter) {
+    if (item == null) {
+      return null; // a shut-down queue had nothing left
+    }
+    bind();
+    long now = System.nanoTime();
+    Trigger trigger = null;
+    // The ring holds the tail of the queue whose adds were seen: if it is longer than what is left,
+    // its head is the item just taken.
+    if (ringSize > queuedAfter) {
+      int head = ringHead;
+      Object ringItem = ringItems[head];
+      Trigger ringTrigger = ringTriggers[head];
+      long addedAt = ringAddedAt[head];
+      pop();
+      if (ringItem != item && !ringItem.equals(item)) {
+        clearRing(); // out of step with the queue (cannot happen with client-java's queue): start again
+      } else if (ringTrigger != null) {
+        Cells.add(cells, DEPTH, -1);
+        queueDuration.record(now - addedAt);
+        trigger = ringTrigger;
       }
     }
-    return total / 1e9;
+    if (!mergedWhileWaiting.isEmpty()) {
+      trigger = Trigger.merge(trigger, mergedWhileWaiting.remove(item));
+    }
+    if (trigger == null) {
+      trigger = Trigger.OTHER;
+    }
+    context.heldTracker = this;
+    context.heldItem = item;
+    context.heldTrigger = trigger;
+    context.heldSlot = startProcessing(item, now);
+    return trigger;
   }
 
-  double longestRunningProcessorSeconds() {
+  /** The worker is done with {@code item}; {@code requeued}: it was added while processed and waits again. */
+  public void done(ThreadContext context, Object item, boolean requeued) {
+    bind();
     long now = System.nanoTime();
-    long longest = 0;
-    for (ItemState state : items.values()) {
-      long started = state.startedAt;
-      if (started != 0) {
-        longest = Math.max(longest, now - started);
+    boolean held = context.heldTracker == this && context.heldItem != null && (context.heldItem == item || context.heldItem.equals(item));
+    int slot = held ? context.heldSlot : processingSlotOf(item);
+    if (held) {
+      context.heldTracker = null;
+      context.heldItem = null;
+      context.heldTrigger = null;
+      context.heldSlot = -1;
+    }
+    if (slot >= 0 && processingItems[slot] != null) {
+      long[] startedAt = processingStartedAt;
+      workDuration.record(now - startedAt[slot]);
+      processingItems[slot] = null;
+      Cells.set(startedAt, slot, 0);
+    }
+    if (requeued) {
+      WaitingForDone waiting = addedWhileProcessed.isEmpty() ? null : addedWhileProcessed.remove(item);
+      if (waiting == null) {
+        push(item, 0, null);
+      } else {
+        push(item, waiting.addedAt, waiting.trigger);
       }
     }
-    return longest / 1e9;
+  }
+
+  // ---- the ring of waiting items and the slots of items in process -------------------------------
+
+  private void push(Object item, long addedAt, Trigger trigger) {
+    if (ringSize == ringItems.length) {
+      growRing();
+    }
+    int tail = (ringHead + ringSize) % ringItems.length;
+    ringItems[tail] = item;
+    ringAddedAt[tail] = addedAt;
+    ringTriggers[tail] = trigger;
+    ringSize++;
+  }
+
+  private void pop() {
+    ringItems[ringHead] = null;
+    ringTriggers[ringHead] = null;
+    ringHead = (ringHead + 1) % ringItems.length;
+    if (--ringSize == 0 && ringItems.length > KEPT_RING) {
+      clearRing();
+    }
+  }
+
+  private void clearRing() {
+    ringItems = new Object[INITIAL_RING];
+    ringAddedAt = new long[INITIAL_RING];
+    ringTriggers = new Trigger[INITIAL_RING];
+    ringHead = 0;
+    ringSize = 0;
+  }
+
+  private void growRing() {
+    int capacity = ringItems.length * 2;
+    Object[] items = new Object[capacity];
+    long[] addedAt = new long[capacity];
+    Trigger[] triggers = new Trigger[capacity];
+    for (int i = 0; i < ringSize; i++) {
+      int from = (ringHead + i) % ringItems.length;
+      items[i] = ringItems[from];
+      addedAt[i] = ringAddedAt[from];
+      triggers[i] = ringTriggers[from];
+    }
+    ringItems = items;
+    ringAddedAt = addedAt;
+    ringTriggers = triggers;
+    ringHead = 0;
+  }
+
+  private int startProcessing(Object item, long now) {
+    Object[] items = processingItems;
+    for (int i = 0; i < items.length; i++) {
+      if (items[i] == null) {
+        items[i] = item;
+        Cells.set(processingStartedAt, i, now);
+        return i;
+      }
+    }
+    int slot = items.length;
+    processingItems = java.util.Arrays.copyOf(items, slot * 2);
+    long[] startedAt = java.util.Arrays.copyOf(processingStartedAt, slot * 2);
+    startedAt[slot] = now;
+    processingItems[slot] = item;
+    processingStartedAt = startedAt;
+    return slot;
+  }
+
+  private int processingSlotOf(Object item) {
+    Object[] items = processingItems;
+    for (int i = 0; i < items.length; i++) {
+      if (items[i] != null && items[i].equals(item)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  // ---- gauges (read by a scrape, without the queue's lock) ---------------------------------------
+
+  long depth() {
+    return Cells.read(cells, DEPTH);
+  }
+
+  /** Seconds of work in process now, summed (negative: none), and the longest of them. */
+  void addProcessing(double[] unfinishedAndLongest) {
+    long now = System.nanoTime();
+    long[] startedAt = processingStartedAt;
+    for (int i = 0; i < startedAt.length; i++) {
+      long started = Cells.read(startedAt, i);
+      if (started != 0) {
+        double seconds = (now - started) / 1e9;
+        unfinishedAndLongest[0] += seconds;
+        unfinishedAndLongest[1] = Math.max(unfinishedAndLongest[1], seconds);
+      }
+    }
   }
 
   /** In-flight items the tracker keeps state for (for memory tests). */
   int trackedItems() {
-    return items.size() + pendingDelayed.size();
+    int processing = 0;
+    for (Object item : processingItems) {
+      if (item != null) {
+        processing++;
+      }
+    }
+    return ringSize + mergedWhileWaiting.size() + addedWhileProcessed.size() + pendingDelayed.size() + processing;
   }
 
-  /** The item a worker thread holds, with the trigger it is processed for. */
-  public record WorkerItem(QueueTracker queue, Object item, Trigger trigger) {}
-
-  private static final class ItemState {
-    volatile Trigger waiting;
-    volatile Trigger processing;
-    volatile long addedAt;
-    volatile long startedAt;
-  }
-
-  private static final class AddCall {
-    int depth;
+  private static final class WaitingForDone {
     Trigger trigger;
-    // A delayed or rate-limited add: its queue's tracker, its item, and the trigger recorded for it.
-    QueueTracker tracker;
-    Object item;
-    Trigger pending;
-    Trigger pendingBefore;
+    final long addedAt;
+
+    WaitingForDone(Trigger trigger, long addedAt) {
+      this.trigger = trigger;
+      this.addedAt = addedAt;
+    }
   }
 }

@@ -4,13 +4,17 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
- * The measurement engine's entry point: one registry holding every meter of the metric contract, and
- * the lookups that the instrumentation (or a controller using this as a library) calls.
+ * The measurement engine's entry point: the meters of the metric contract, and the lookups that the
+ * instrumentation (or a controller using this as a library) calls once per handler, queue and
+ * controller. Counts made on every handler call, queue operation and reconcile are plain counters
+ * and bucket arrays that a scrape reads; the rest are Micrometer meters in one registry, which
+ * serves both in one scrape.
  */
 public final class ResyncMetrics {
 
@@ -42,11 +46,21 @@ public final class ResyncMetrics {
 
   /** Keeps at most {@code maxValuesPerLabel} distinct values of each label; later ones overflow. */
   public ResyncMetrics(int maxValuesPerLabel) {
-    kinds = new CappedLabel(registry, Labels.KIND, maxValuesPerLabel);
-    handlerNames = new CappedLabel(registry, Labels.HANDLER, maxValuesPerLabel);
+    kinds = new CappedLabel(registry, LabelNames.KIND, maxValuesPerLabel);
+    handlerNames = new CappedLabel(registry, LabelNames.HANDLER, maxValuesPerLabel);
     controllerNames = new CappedLabel(registry, "controller", maxValuesPerLabel);
     queueNames = new CappedLabel(registry, "name", maxValuesPerLabel);
-    components = new CappedLabel(registry, Labels.COMPONENT, maxValuesPerLabel);
+    components = new CappedLabel(registry, LabelNames.COMPONENT, maxValuesPerLabel);
+    // The hot-path counts are the collector's own counters and bucket arrays, read only here.
+    registry.getPrometheusRegistry().register(this::collectCounts);
+  }
+
+  private MetricSnapshots collectCounts() {
+    Export out = new Export();
+    handlers.values().forEach(h -> h.export(out));
+    queues.values().forEach(q -> q.export(out));
+    controllers.values().forEach(c -> c.export(out));
+    return out.snapshots();
   }
 
   public InformerMetrics informer(String kind) {
@@ -63,13 +77,15 @@ public final class ResyncMetrics {
     return new QueueTracker(this, name);
   }
 
-  /** Queues of one name share their meters (the gauges follow the first tracker of that name). */
+  /** Queues of one name are exported together: their counts and gauges add up. */
   QueueMetrics queueMetrics(String name, QueueTracker tracker) {
-    return queues.computeIfAbsent(queueNames.admit(name), n -> new QueueMetrics(registry, n, tracker));
+    QueueMetrics metrics = queues.computeIfAbsent(queueNames.admit(name), QueueMetrics::new);
+    metrics.join(tracker);
+    return metrics;
   }
 
   public ControllerMetrics controller(String name) {
-    return controllers.computeIfAbsent(controllerNames.admit(name), n -> new ControllerMetrics(registry, n));
+    return controllers.computeIfAbsent(controllerNames.admit(name), ControllerMetrics::new);
   }
 
   /** Counts a fault that the agent caught in itself, by the part of the agent it happened in. */
@@ -80,7 +96,7 @@ public final class ResyncMetrics {
             c ->
                 Counter.builder("resync.meter.errors")
                     .description("Faults the agent caught in itself, by component; the host was not affected.")
-                    .tag(Labels.COMPONENT, c)
+                    .tag(LabelNames.COMPONENT, c)
                     .register(registry))
         .increment();
   }
@@ -93,7 +109,7 @@ public final class ResyncMetrics {
   public void instrumentation(String component, BooleanSupplier active) {
     Gauge.builder("resync.meter.instrumentation.active", () -> active.getAsBoolean() ? 1 : 0)
         .description("1 while this part of the agent's instrumentation counts; 0 once it switched itself off (its WARN line says why).")
-        .tag(Labels.COMPONENT, components.admit(component))
+        .tag(LabelNames.COMPONENT, components.admit(component))
         .register(registry);
   }
 

@@ -9,47 +9,47 @@ class HandlerCallTrackerTest {
 
   @Test
   void countsTheQueueAddsMadeDuringOneCall() {
-    assertThat(HandlerCallTracker.begin()).isTrue();
-    HandlerCallTracker.queueAdded();
-    HandlerCallTracker.queueAdded();
-    assertThat(HandlerCallTracker.end()).isEqualTo(2);
+    assertThat(HandlerCallTracker.begin(ThreadContext.current())).isTrue();
+    HandlerCallTracker.queueAdded(ThreadContext.current());
+    HandlerCallTracker.queueAdded(ThreadContext.current());
+    assertThat(HandlerCallTracker.end(ThreadContext.current())).isEqualTo(2);
   }
 
   @Test
   void aCallWithoutAddsSeesNone() {
-    HandlerCallTracker.begin();
-    assertThat(HandlerCallTracker.end()).isZero();
+    HandlerCallTracker.begin(ThreadContext.current());
+    assertThat(HandlerCallTracker.end(ThreadContext.current())).isZero();
   }
 
   @Test
   void addsOutsideAnyCallAreNotChargedToTheNextCall() {
-    HandlerCallTracker.queueAdded();
-    HandlerCallTracker.begin();
-    assertThat(HandlerCallTracker.end()).isZero();
+    HandlerCallTracker.queueAdded(ThreadContext.current());
+    HandlerCallTracker.begin(ThreadContext.current());
+    assertThat(HandlerCallTracker.end(ThreadContext.current())).isZero();
   }
 
   @Test
   void aNestedCallDoesNotOpenASecondScope() {
-    assertThat(HandlerCallTracker.begin()).isTrue();
-    assertThat(HandlerCallTracker.begin()).isFalse();
-    HandlerCallTracker.queueAdded();
-    assertThat(HandlerCallTracker.end()).isEqualTo(1);
+    assertThat(HandlerCallTracker.begin(ThreadContext.current())).isTrue();
+    assertThat(HandlerCallTracker.begin(ThreadContext.current())).isFalse();
+    HandlerCallTracker.queueAdded(ThreadContext.current());
+    assertThat(HandlerCallTracker.end(ThreadContext.current())).isEqualTo(1);
   }
 
   @Test
   void addsOnAnotherThreadDoNotCount() throws InterruptedException {
-    HandlerCallTracker.begin();
+    HandlerCallTracker.begin(ThreadContext.current());
     AtomicInteger otherThreadSaw = new AtomicInteger(-1);
     Thread other =
         new Thread(
             () -> {
-              HandlerCallTracker.queueAdded();
-              HandlerCallTracker.begin();
-              otherThreadSaw.set(HandlerCallTracker.end());
+              HandlerCallTracker.queueAdded(ThreadContext.current());
+              HandlerCallTracker.begin(ThreadContext.current());
+              otherThreadSaw.set(HandlerCallTracker.end(ThreadContext.current()));
             });
     other.start();
     other.join(10_000);
     assertThat(otherThreadSaw).hasValue(0);
-    assertThat(HandlerCallTracker.end()).isZero();
+    assertThat(HandlerCallTracker.end(ThreadContext.current())).isZero();
   }
 }

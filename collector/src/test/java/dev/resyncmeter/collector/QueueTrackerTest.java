@@ -2,40 +2,43 @@ package dev.resyncmeter.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.resyncmeter.collector.QueueTracker.AddKind;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The queue life cycle as client-java's DefaultWorkQueue reports it: add calls (nested for delayed
- * and rate-limited adds), insertions (deduplicated when the item waits already), get and done.
+ * The queue life cycle as client-java's DefaultWorkQueue reports it (see {@link ModelQueue}): add
+ * calls (nested for delayed and rate-limited adds, deduplicated when the item waits already), get
+ * and done, and the trigger each item is processed for.
  */
 class QueueTrackerTest {
 
   private final ResyncMetrics metrics = new ResyncMetrics();
-  private final QueueTracker queue = metrics.queue("q");
+  private final QueueTracker tracker = metrics.queue("q");
+  private final ModelQueue queue = new ModelQueue(tracker);
+  private final ThreadContext context = ThreadContext.current();
 
   @AfterEach
-  void closeHandlerScope() {
-    HandlerCallTracker.end();
+  void releaseThisThread() {
+    HandlerCallTracker.end(context);
+    if (context.heldItem != null) {
+      tracker.done(context, context.heldItem, false);
+    }
   }
 
-  /** A plain add as the queue sees it: a call, and an insertion unless the item already waits. */
-  private void add(Object item, boolean alreadyWaiting) {
-    Trigger trigger = queue.addCallStarted(item, AddKind.PLAIN);
-    queue.inserted(item, trigger, alreadyWaiting);
-    queue.addCallFinished();
+  private void addFromHandler(Object item, Trigger handlerTrigger) {
+    HandlerCallTracker.begin(context);
+    HandlerCallTracker.classify(context, handlerTrigger);
+    queue.add(item);
+    HandlerCallTracker.end(context);
   }
 
-  private void addFromHandler(Object item, Trigger handlerTrigger, boolean alreadyWaiting) {
-    HandlerCallTracker.begin();
-    HandlerCallTracker.classify(handlerTrigger);
-    add(item, alreadyWaiting);
-    HandlerCallTracker.end();
+  /** Takes the next item and returns the trigger its worker reconciles it for. */
+  private Trigger take(Object expectedItem) {
+    assertThat(queue.get()).isEqualTo(expectedItem);
+    return context.heldTrigger();
   }
 
   private double value(String series) {
@@ -49,23 +52,23 @@ class QueueTrackerTest {
 
   @Test
   void anAddInsideAHandlerCallCarriesTheCallsTrigger() {
-    addFromHandler("a", Trigger.RESYNC_NOOP, false);
-    assertThat(queue.taken("a")).isEqualTo(Trigger.RESYNC_NOOP);
+    addFromHandler("a", Trigger.RESYNC_NOOP);
+    assertThat(take("a")).isEqualTo(Trigger.RESYNC_NOOP);
     assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"resync_noop\"}")).isEqualTo(1);
   }
 
   @Test
   void anAddOutsideAnyHandlerCallIsOther() {
-    add("a", false);
-    assertThat(queue.taken("a")).isEqualTo(Trigger.OTHER);
+    queue.add("a");
+    assertThat(take("a")).isEqualTo(Trigger.OTHER);
   }
 
   @Test
   void triggersOfAWaitingItemMergeIntoTheStrongest() {
-    addFromHandler("a", Trigger.RESYNC_NOOP, false);
-    addFromHandler("a", Trigger.CHANGE, true);
-    addFromHandler("a", Trigger.RELIST_NOOP, true);
-    assertThat(queue.taken("a")).isEqualTo(Trigger.CHANGE);
+    addFromHandler("a", Trigger.RESYNC_NOOP);
+    addFromHandler("a", Trigger.CHANGE);
+    addFromHandler("a", Trigger.RELIST_NOOP);
+    assertThat(take("a")).isEqualTo(Trigger.CHANGE);
     // Every add call counts, the deduplicated ones too; adds_total counts only the first.
     assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"resync_noop\"}")).isEqualTo(1);
     assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"change\"}")).isEqualTo(1);
@@ -74,109 +77,119 @@ class QueueTrackerTest {
   }
 
   @Test
+  void itemsKeepTheirOwnTriggersInQueueOrder() {
+    addFromHandler("a", Trigger.RESYNC_NOOP);
+    addFromHandler("b", Trigger.CHANGE);
+    addFromHandler("c", Trigger.WATCH_NOOP);
+    addFromHandler("a", Trigger.RELIST_NOOP); // merges into the waiting a
+    assertThat(take("a")).isEqualTo(Trigger.RELIST_NOOP);
+    queue.done("a");
+    assertThat(take("b")).isEqualTo(Trigger.CHANGE);
+    queue.done("b");
+    assertThat(take("c")).isEqualTo(Trigger.WATCH_NOOP);
+    queue.done("c");
+    assertThat(tracker.trackedItems()).isZero();
+  }
+
+  @Test
   void anItemAddedAgainWhileProcessedStartsAFreshTriggerSet() {
-    addFromHandler("a", Trigger.CHANGE, false);
-    assertThat(queue.taken("a")).isEqualTo(Trigger.CHANGE);
-    addFromHandler("a", Trigger.RESYNC_NOOP, false); // not waiting: it is being processed
-    queue.done("a", true);
-    assertThat(queue.taken("a")).isEqualTo(Trigger.RESYNC_NOOP);
-    queue.done("a", false);
-    assertThat(queue.trackedItems()).isZero();
+    addFromHandler("a", Trigger.CHANGE);
+    assertThat(take("a")).isEqualTo(Trigger.CHANGE);
+    addFromHandler("a", Trigger.RESYNC_NOOP); // not waiting: it is being processed
+    addFromHandler("a", Trigger.WATCH_NOOP); // merges into the add made while processed
+    queue.done("a");
+    assertThat(take("a")).isEqualTo(Trigger.WATCH_NOOP);
+    queue.done("a");
+    assertThat(tracker.trackedItems()).isZero();
+    assertThat(value("workqueue_adds_total{name=\"q\"}")).isEqualTo(2);
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
+    assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
   }
 
   @Test
   void aRateLimitedAddOfTheHeldItemByItsWorkerIsARequeueAndARetry() {
-    add("a", false);
-    queue.taken("a");
+    queue.add("a");
+    take("a");
     // addRateLimited -> addAfter -> (later) add: only the outermost call decides and counts.
-    queue.addCallStarted("a", AddKind.RATE_LIMITED);
-    queue.addCallStarted("a", AddKind.DELAYED);
-    QueueTracker.delayedAddWaiting();
-    queue.addCallFinished();
-    queue.addCallFinished();
-    queue.done("a", false);
+    queue.addRateLimited("a");
+    queue.done("a");
     assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"requeue\"}")).isEqualTo(1);
     assertThat(value("workqueue_retries_total{name=\"q\"}")).isEqualTo(1);
     // The delayed add fires on the delaying queue's thread and keeps its trigger.
-    fireDelayedAdd("a");
-    assertThat(queue.taken("a")).isEqualTo(Trigger.REQUEUE);
+    queue.fireDelayedAdd("a");
+    assertThat(take("a")).isEqualTo(Trigger.REQUEUE);
     assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"requeue\"}")).isEqualTo(1);
   }
 
   @Test
   void aDelayedAddOfAnotherItemByAWorkerIsOther() {
-    add("a", false);
-    queue.taken("a");
-    queue.addCallStarted("b", AddKind.DELAYED);
-    QueueTracker.delayedAddWaiting();
-    queue.addCallFinished();
-    fireDelayedAdd("b");
-    assertThat(queue.taken("b")).isEqualTo(Trigger.OTHER);
+    queue.add("a");
+    take("a");
+    queue.addAfter("b", true, true);
+    queue.fireDelayedAdd("b");
+    queue.done("a");
+    assertThat(take("b")).isEqualTo(Trigger.OTHER);
   }
 
   @Test
   void aDelayedAddFromAHandlerKeepsTheHandlersTrigger() {
-    HandlerCallTracker.begin();
-    HandlerCallTracker.classify(Trigger.RELIST_NOOP);
-    delayedAdd("a", true);
-    HandlerCallTracker.end();
-    fireDelayedAdd("a");
-    assertThat(queue.taken("a")).isEqualTo(Trigger.RELIST_NOOP);
-  }
-
-  /** A delayed add as client-java's delaying queue makes it: offered to its waiting buffer, or not. */
-  private void delayedAdd(Object item, boolean accepted) {
-    queue.addCallStarted(item, AddKind.DELAYED);
-    QueueTracker.delayedAddWaiting();
-    if (!accepted) {
-      QueueTracker.delayedAddRefused();
-    }
-    queue.addCallFinished();
+    HandlerCallTracker.begin(context);
+    HandlerCallTracker.classify(context, Trigger.RELIST_NOOP);
+    queue.addAfter("a", true, true);
+    HandlerCallTracker.end(context);
+    queue.fireDelayedAdd("a");
+    assertThat(take("a")).isEqualTo(Trigger.RELIST_NOOP);
   }
 
   @Test
   void aDelayedAddThatTheFullBufferRefusedLeavesNothingPendingButCountsAsACall() {
-    delayedAdd("a", false);
-    assertThat(queue.trackedItems()).isZero();
+    queue.addAfter("a", true, false);
+    assertThat(tracker.trackedItems()).isZero();
     assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"other\"}")).isEqualTo(1);
   }
 
   @Test
   void aRefusedDelayedAddLeavesTheTriggerOfTheOneThatStillWaits() {
-    HandlerCallTracker.begin();
-    HandlerCallTracker.classify(Trigger.RESYNC_NOOP);
-    delayedAdd("a", true);
-    HandlerCallTracker.end();
-    delayedAdd("a", false); // other, stronger, but refused: it never fires
-    assertThat(queue.trackedItems()).isEqualTo(1);
-    fireDelayedAdd("a");
-    assertThat(queue.taken("a")).isEqualTo(Trigger.RESYNC_NOOP);
-    queue.done("a", false);
-    assertThat(queue.trackedItems()).isZero();
+    HandlerCallTracker.begin(context);
+    HandlerCallTracker.classify(context, Trigger.RESYNC_NOOP);
+    queue.addAfter("a", true, true);
+    HandlerCallTracker.end(context);
+    queue.addAfter("a", true, false); // other, stronger, but refused: it never fires
+    assertThat(tracker.trackedItems()).isEqualTo(1);
+    queue.fireDelayedAdd("a");
+    assertThat(take("a")).isEqualTo(Trigger.RESYNC_NOOP);
+    queue.done("a");
+    assertThat(tracker.trackedItems()).isZero();
   }
 
   @Test
   void aDelayedAddThatAShutDownQueueDropsBeforeOfferingItLeavesNothing() {
     queue.shutDown();
-    queue.addCallStarted("a", AddKind.RATE_LIMITED);
-    queue.addCallStarted("a", AddKind.DELAYED);
-    queue.addCallFinished();
-    queue.addCallFinished();
-    assertThat(queue.trackedItems()).isZero();
+    queue.addRateLimited("a");
+    assertThat(tracker.trackedItems()).isZero();
     assertThat(value("workqueue_retries_total{name=\"q\"}")).isEqualTo(1);
   }
 
   @Test
   void shuttingDownForgetsDelayedAddsThatWillNeverFire() {
     for (int i = 0; i < 10; i++) {
-      delayedAdd("item-" + i, true);
+      queue.addAfter("item-" + i, true, true);
     }
-    assertThat(queue.trackedItems()).isEqualTo(10);
+    assertThat(tracker.trackedItems()).isEqualTo(10);
     queue.shutDown();
-    assertThat(queue.trackedItems()).isZero();
-    // An add that passed the queue's shutdown check just before is offered after: not kept either.
-    delayedAdd("late", true);
-    assertThat(queue.trackedItems()).isZero();
+    assertThat(tracker.trackedItems()).isZero();
+  }
+
+  @Test
+  void aDelayedAddWithoutDelayInsertsAtOnceAndLeavesNothingPending() {
+    HandlerCallTracker.begin(context);
+    HandlerCallTracker.classify(context, Trigger.WATCH_NOOP);
+    queue.addAfter("a", false, true);
+    HandlerCallTracker.end(context);
+    assertThat(take("a")).isEqualTo(Trigger.WATCH_NOOP);
+    queue.done("a");
+    assertThat(tracker.trackedItems()).isZero();
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"watch_noop\"}")).isEqualTo(1);
   }
 
   @Test
@@ -184,21 +197,21 @@ class QueueTrackerTest {
     int keys = 200_000;
     ExecutorService delaying = Executors.newSingleThreadExecutor();
     try {
-      delaying.submit(QueueTracker::delayedAddsThread).get();
+      delaying.submit(() -> QueueTracker.firesDelayedAdds(ThreadContext.current())).get();
       for (int i = 0; i < keys; i++) {
         String key = "key-" + i;
-        add(key, false);
-        queue.taken(key);
+        queue.add(key);
+        take(key);
         if (i % 10 == 0) {
-          delayedAdd(key, i % 20 == 0); // the worker requeues; every other time the buffer is full
+          queue.addAfter(key, true, i % 20 == 0); // the worker requeues; every other time the buffer is full
         }
-        queue.done(key, false);
+        queue.done(key);
         if (i % 20 == 0) {
-          delaying.submit(() -> add(key, false)).get(10, TimeUnit.SECONDS);
-          queue.taken(key);
-          queue.done(key, false);
+          delaying.submit(() -> queue.add(key)).get(10, TimeUnit.SECONDS);
+          take(key);
+          queue.done(key);
         }
-        assertThat(queue.trackedItems()).isZero();
+        assertThat(tracker.trackedItems()).isZero();
       }
     } finally {
       delaying.shutdownNow();
@@ -209,76 +222,87 @@ class QueueTrackerTest {
   }
 
   @Test
-  void aDelayedAddWithoutDelayInsertsAtOnceAndLeavesNothingPending() {
-    HandlerCallTracker.begin();
-    HandlerCallTracker.classify(Trigger.WATCH_NOOP);
-    Trigger outer = queue.addCallStarted("a", AddKind.DELAYED);
-    Trigger inner = queue.addCallStarted("a", AddKind.PLAIN);
-    queue.inserted("a", inner, false);
-    queue.addCallFinished();
-    queue.addCallFinished();
-    HandlerCallTracker.end();
-    assertThat(inner).isEqualTo(outer).isEqualTo(Trigger.WATCH_NOOP);
-    assertThat(queue.taken("a")).isEqualTo(Trigger.WATCH_NOOP);
-    queue.done("a", false);
-    assertThat(queue.trackedItems()).isZero();
-    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"watch_noop\"}")).isEqualTo(1);
+  void aBurstOfWaitingItemsIsTimedInOrderAndLeavesNothingBehind() {
+    int burst = 5_000;
+    for (int i = 0; i < burst; i++) {
+      addFromHandler("key-" + i, i % 2 == 0 ? Trigger.RESYNC_NOOP : Trigger.CHANGE);
+    }
+    assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(burst);
+    for (int i = 0; i < burst; i++) {
+      assertThat(take("key-" + i)).isEqualTo(i % 2 == 0 ? Trigger.RESYNC_NOOP : Trigger.CHANGE);
+      queue.done("key-" + i);
+    }
+    assertThat(tracker.trackedItems()).isZero();
+    assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(burst);
+    assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(burst);
   }
 
   @Test
   void depthCountsWaitingItemsAndReturnsToZero() {
-    add("a", false);
-    add("b", false);
-    add("a", true);
+    queue.add("a");
+    queue.add("b");
+    queue.add("a");
     assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(2);
-    queue.taken("a");
-    queue.taken("b");
+    queue.get();
+    Object a = context.heldItem;
+    queue.done(a);
+    queue.get();
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
-    queue.done("a", false);
-    queue.done("b", false);
+    queue.done("b");
     assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
     assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
   }
 
   @Test
+  void anItemQueuedBeforeTheTrackerSawAnyAddIsOtherAndNotTimedInTheQueue() {
+    queue.addUnseen("old"); // as after a late attach
+    addFromHandler("new", Trigger.CHANGE);
+    assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(1);
+    assertThat(take("old")).isEqualTo(Trigger.OTHER);
+    queue.done("old");
+    assertThat(take("new")).isEqualTo(Trigger.CHANGE);
+    queue.done("new");
+    assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
+    assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
+    assertThat(tracker.trackedItems()).isZero();
+  }
+
+  @Test
   void unfinishedWorkAndLongestProcessorCoverOnlyItemsInProcess() throws InterruptedException {
-    add("a", false);
-    queue.taken("a");
+    queue.add("a");
+    take("a");
     Thread.sleep(20);
     assertThat(value("workqueue_unfinished_work_seconds{name=\"q\"}")).isGreaterThanOrEqualTo(0.02);
     assertThat(value("workqueue_longest_running_processor_seconds{name=\"q\"}")).isGreaterThanOrEqualTo(0.02);
-    queue.done("a", false);
+    queue.done("a");
     assertThat(value("workqueue_unfinished_work_seconds{name=\"q\"}")).isZero();
     assertThat(value("workqueue_longest_running_processor_seconds{name=\"q\"}")).isZero();
   }
 
   @Test
-  void theWorkerKnowsTheTriggerOfTheItemItHolds() {
-    addFromHandler("a", Trigger.RESYNC_NOOP, false);
-    queue.taken("a");
-    assertThat(QueueTracker.currentWorkerItem().trigger()).isEqualTo(Trigger.RESYNC_NOOP);
-    queue.done("a", false);
-    assertThat(QueueTracker.currentWorkerItem()).isNull();
+  void theWorkerKnowsTheTriggerOfTheItemItHoldsUntilDone() {
+    addFromHandler("a", Trigger.RESYNC_NOOP);
+    take("a");
+    assertThat(context.heldTrigger()).isEqualTo(Trigger.RESYNC_NOOP);
+    queue.done("a");
+    assertThat(context.heldItem).isNull();
+    assertThat(context.heldTrigger()).isEqualTo(Trigger.OTHER);
   }
 
-  private void fireDelayedAdd(Object item) {
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread delaying =
-        new Thread(
-            () -> {
-              try {
-                QueueTracker.delayedAddsThread();
-                add(item, false);
-              } catch (Throwable t) {
-                failure.set(t);
-              }
-            });
-    delaying.start();
-    try {
-      delaying.join(10_000);
-    } catch (InterruptedException e) {
-      throw new AssertionError(e);
-    }
-    assertThat(failure.get()).isNull();
+  @Test
+  void aCollectedQueueKeepsItsCountsInItsNamesTotals() {
+    queue.add("a");
+    take("a");
+    queue.done("a");
+    QueueTracker second = metrics.queue("q");
+    new ModelQueue(second).add("b");
+    assertThat(value("workqueue_adds_total{name=\"q\"}")).isEqualTo(2);
+    assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(1);
+    second.retire();
+    assertThat(value("workqueue_adds_total{name=\"q\"}")).isEqualTo(2);
+    assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
   }
 }

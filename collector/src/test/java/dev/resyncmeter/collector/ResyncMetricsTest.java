@@ -142,9 +142,7 @@ class ResyncMetricsTest {
     capped.controller("c2").reconciled(Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
     capped.controller("c3").reconciled(Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
     for (String name : new String[] {"q1", "q2"}) {
-      QueueTracker queue = capped.queue(name);
-      queue.inserted("item", queue.addCallStarted("item", QueueTracker.AddKind.PLAIN), false);
-      queue.addCallFinished();
+      new ModelQueue(capped.queue(name)).add("item");
     }
     capped.error("x");
     capped.error("y");
@@ -198,5 +196,59 @@ class ResyncMetricsTest {
     assertThat(metrics.scrape("text/plain").contentType()).startsWith("text/plain; version=0.0.4");
     assertThat(metrics.scrape(null).contentType()).startsWith("text/plain; version=0.0.4");
     assertThat(metrics.scrape("application/openmetrics-text").body()).endsWith("# EOF\n");
+  }
+
+  @Test
+  void reconcileDurationsAreCumulativeBucketsWithTheirBoundsInclusive() {
+    ControllerMetrics controller = metrics.controller("c");
+    controller.reconciled(Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 5_000_000); // exactly 5 ms: le="0.005"
+    controller.reconciled(Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 7_000_000);
+    controller.reconciled(Trigger.RESYNC_NOOP, ReconcileResult.ERROR, 30_000_000);
+    controller.reconciled(Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 61_000_000_000L); // past the last bound
+    String series = "controller_reconcile_duration_seconds_bucket{controller=\"c\",trigger=\"resync_noop\",le=";
+    assertThat(scrape())
+        .contains(series + "\"0.005\"} 1\n")
+        .contains(series + "\"0.01\"} 2\n")
+        .contains(series + "\"0.025\"} 2\n")
+        .contains(series + "\"0.05\"} 3\n")
+        .contains(series + "\"60.0\"} 3\n")
+        .contains(series + "\"+Inf\"} 4\n")
+        .contains("controller_reconcile_duration_seconds_count{controller=\"c\",trigger=\"resync_noop\"} 4\n")
+        .contains("controller_reconcile_duration_seconds_sum{controller=\"c\",trigger=\"resync_noop\"} 61.042\n")
+        .contains("controller_reconcile_total{controller=\"c\",result=\"success\",trigger=\"resync_noop\"} 3.0")
+        .contains("controller_reconcile_total{controller=\"c\",result=\"error\",trigger=\"resync_noop\"} 1.0")
+        // Only triggers that had a reconcile are exported.
+        .doesNotContain("trigger=\"change\"");
+  }
+
+  @Test
+  void aHandlerCountsEachCallOnceAndExportsTheTotalsAsSums() {
+    HandlerMetrics handler = metrics.handler("ConfigMap", "h");
+    handler.update(UpdateCause.RESYNC, true, NoopOutcome.ENQUEUED);
+    handler.update(UpdateCause.RESYNC, true, NoopOutcome.DROPPED);
+    handler.update(UpdateCause.WATCH, false, NoopOutcome.UNKNOWN);
+    handler.notification(NotificationType.ADD);
+    String labels = "handler=\"h\",kind=\"ConfigMap\"";
+    assertThat(scrape())
+        .contains("informer_notifications_total{" + labels + ",type=\"update\"} 3.0")
+        .contains("informer_notifications_total{" + labels + ",type=\"add\"} 1.0")
+        .doesNotContain("type=\"delete\"")
+        .contains("informer_updates_total{cause=\"resync\"," + labels + ",resource_version=\"unchanged\"} 2.0")
+        .contains("informer_updates_total{cause=\"watch\"," + labels + ",resource_version=\"changed\"} 1.0")
+        .doesNotContain("informer_updates_total{cause=\"watch\"," + labels + ",resource_version=\"unchanged\"}")
+        .contains("informer_noop_updates_total{cause=\"resync\"," + labels + ",outcome=\"enqueued\"} 1.0")
+        .contains("informer_noop_updates_total{cause=\"resync\"," + labels + ",outcome=\"dropped\"} 1.0");
+  }
+
+  @Test
+  void theCollectorsOwnCountsServeInOpenMetricsToo() {
+    metrics.controller("c").reconciled(Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    String body = metrics.scrape("application/openmetrics-text; version=1.0.0").body();
+    assertThat(body)
+        .contains("# TYPE controller_reconcile counter\n")
+        .contains("controller_reconcile_total{controller=\"c\",result=\"success\",trigger=\"change\"} 1.0\n")
+        .contains("# TYPE controller_reconcile_duration_seconds histogram\n")
+        .contains("controller_reconcile_duration_seconds_count{controller=\"c\",trigger=\"change\"} 1\n")
+        .endsWith("# EOF\n");
   }
 }

@@ -1,6 +1,8 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
 import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.agent.AgentMetrics;
+import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.agent.clientjava.informer.InformerBridge;
 import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueBridge;
@@ -26,10 +28,11 @@ public final class ControllerBridge {
   /** Puts a timing stand-in in front of the reconciler a controller is being built with. */
   public static Object timedReconciler(Object reconciler, String name, Class<?> reconcilerInterface) {
     try {
-      if (!ControllerInstrumentation.SWITCH.on()) {
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (!ControllerInstrumentation.SWITCH.on() || metrics == null) {
         return reconciler;
       }
-      return TimedReconciler.wrap(reconciler, name, reconcilerInterface);
+      return TimedReconciler.wrap(reconciler, metrics.controller(name), reconcilerInterface);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
       return reconciler;

@@ -2,76 +2,57 @@ package dev.resyncmeter.agent.clientjava.controller;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import dev.resyncmeter.agent.AgentFaults;
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.collector.QueueTracker;
-import dev.resyncmeter.collector.ReconcileResult;
-import dev.resyncmeter.collector.ResyncMetrics;
-import dev.resyncmeter.collector.Trigger;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
+import dev.resyncmeter.collector.ControllerMetrics;
+import io.kubernetes.client.extended.controller.reconciler.Result;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.ClassFileVersion;
+import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.modifier.Visibility;
 import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
-import net.bytebuddy.implementation.InvocationHandlerAdapter;
+import net.bytebuddy.implementation.MethodCall;
 
 /**
  * Times a controller's reconciler, whether a class or a lambda, by standing in front of it as an
- * implementation of client-java's {@code Reconciler} interface. The reconciler's own result and
- * exceptions pass through untouched; the reconcile is attributed to the trigger of the item the
- * worker holds.
- *
- * <p>The stand-in class is generated, not a {@code java.lang.reflect.Proxy}: a proxy wraps a checked
- * exception that the interface does not declare (Kotlin and {@code @SneakyThrows} reconcilers throw
- * them) in an {@code UndeclaredThrowableException}, which would change what the host sees.
+ * implementation of client-java's {@code Reconciler} interface. The stand-in is a generated class
+ * whose {@code reconcile} calls the reconciler directly (no reflection, no argument array) inside
+ * {@link TimedReconcile}'s advice, so the reconciler's own result and exceptions pass through
+ * untouched: a checked exception the interface does not declare (Kotlin, {@code @SneakyThrows}) is
+ * not wrapped, as a {@code java.lang.reflect.Proxy} would wrap it.
  */
-final class TimedReconciler implements InvocationHandler {
+final class TimedReconciler {
 
-  private static final ClassValue<Method> IS_REQUEUE =
-      new ClassValue<>() {
-        @Override
-        protected Method computeValue(Class<?> type) {
-          try {
-            return type.getMethod("isRequeue");
-          } catch (NoSuchMethodException e) {
-            return null;
-          }
-        }
-      };
+  static final String TARGET_FIELD = "target";
+  static final String TIMER_FIELD = "timer";
 
   /** One stand-in class per {@code Reconciler} interface, defined beside it in a child loader. */
   private static final ClassValue<Class<?>> STAND_IN =
       new ClassValue<>() {
         @Override
         protected Class<?> computeValue(Class<?> reconcilerInterface) {
+          MethodCall forward = MethodCall.invokeSelf().onField(TARGET_FIELD).withAllArguments();
           return new ByteBuddy(ClassFileVersion.JAVA_V8)
               .subclass(Object.class)
               .name(reconcilerInterface.getName() + "$TimedByResyncMeter")
               .implement(reconcilerInterface)
-              .defineField(HANDLER_FIELD, InvocationHandler.class, Visibility.PUBLIC)
-              .method(isAbstract().or(named("toString")).or(named("hashCode")).or(named("equals")))
-              .intercept(InvocationHandlerAdapter.toField(HANDLER_FIELD))
+              .defineField(TARGET_FIELD, reconcilerInterface, Visibility.PUBLIC)
+              .defineField(TIMER_FIELD, ReconcileTimer.class, Visibility.PUBLIC)
+              // Anything else the interface may declare, and Object's identity methods, go to the reconciler.
+              .method(isAbstract().or(named("toString").and(takesArguments(0))).or(named("hashCode").and(takesArguments(0))).or(named("equals").and(takesArguments(1))))
+              .intercept(forward)
+              .method(named("reconcile").and(takesArguments(1)).and(isAbstract()))
+              .intercept(Advice.to(TimedReconcile.class).wrap(forward))
               .make()
               .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
               .getLoaded();
         }
       };
 
-  private static final String HANDLER_FIELD = "timing";
-
-  private final Object target;
-  private final String controller;
-
-  private TimedReconciler(Object target, String controller) {
-    this.target = target;
-    this.controller = controller;
-  }
+  private TimedReconciler() {}
 
   /** The reconciler behind a timing stand-in; an already timed one is returned as it is. */
-  static Object wrap(Object reconciler, String controller, Class<?> reconcilerInterface) throws ReflectiveOperationException {
+  static Object wrap(Object reconciler, ControllerMetrics metrics, Class<?> reconcilerInterface) throws ReflectiveOperationException {
     if (reconciler == null || !reconcilerInterface.isInterface()) {
       return reconciler;
     }
@@ -80,67 +61,29 @@ final class TimedReconciler implements InvocationHandler {
       return reconciler;
     }
     Object timed = standIn.getDeclaredConstructor().newInstance();
-    standIn.getField(HANDLER_FIELD).set(timed, new TimedReconciler(reconciler, controller));
+    standIn.getField(TARGET_FIELD).set(timed, reconciler);
+    standIn.getField(TIMER_FIELD).set(timed, new ReconcileTimer(metrics));
     return timed;
   }
 
-  @Override
-  public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-    if (!"reconcile".equals(method.getName()) || args == null || args.length != 1) {
-      return forward(method, args);
+  /**
+   * The stand-in's {@code reconcile}: the clock before, the result after. Inlined into the generated
+   * class, so the {@code Result} it names resolves in the host's class loader; its signatures name
+   * only types the agent's own loader sees.
+   */
+  static final class TimedReconcile {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static long enter() {
+      return System.nanoTime();
     }
-    long start = System.nanoTime();
-    Trigger trigger = triggerOfHeldItem();
-    try {
-      Object result = forward(method, args);
-      record(trigger, requeue(result) ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS, start);
-      return result;
-    } catch (Throwable hostFault) {
-      record(trigger, ReconcileResult.ERROR, start);
-      throw hostFault;
-    }
-  }
 
-  private Object forward(Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
-  }
-
-  private static Trigger triggerOfHeldItem() {
-    try {
-      QueueTracker.WorkerItem held = QueueTracker.currentWorkerItem();
-      return held == null ? Trigger.OTHER : held.trigger();
-    } catch (Throwable t) {
-      AgentFaults.record(ControllerBridge.COMPONENT, t);
-      return Trigger.OTHER;
-    }
-  }
-
-  private void record(Trigger trigger, ReconcileResult result, long start) {
-    try {
-      if (!ControllerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      long nanos = System.nanoTime() - start;
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics != null) {
-        metrics.controller(controller).reconciled(trigger, result, nanos);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(ControllerBridge.COMPONENT, t);
-    }
-  }
-
-  private static boolean requeue(Object result) {
-    try {
-      Method isRequeue = result == null ? null : IS_REQUEUE.get(result.getClass());
-      return isRequeue != null && Boolean.TRUE.equals(isRequeue.invoke(result));
-    } catch (Throwable t) {
-      AgentFaults.record(ControllerBridge.COMPONENT, t);
-      return false;
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(
+        @Advice.Enter long start,
+        @Advice.FieldValue(TIMER_FIELD) ReconcileTimer timer,
+        @Advice.Return Object result,
+        @Advice.Thrown Throwable thrown) {
+      timer.finished(start, result instanceof Result && ((Result) result).isRequeue(), thrown != null);
     }
   }
 }

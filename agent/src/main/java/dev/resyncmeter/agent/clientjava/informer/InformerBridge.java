@@ -10,6 +10,7 @@ import dev.resyncmeter.collector.NoopUpdateClassifier;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
 import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
 
 /**
@@ -31,9 +32,6 @@ public final class InformerBridge {
 
   /** values() copies its array on every call: not on a per-handler-call path. */
   private static final NotificationType[] TYPES = NotificationType.values();
-
-  private static final ThreadLocal<ListenerState> LISTENER_OF_THREAD = new ThreadLocal<>();
-  private static final ThreadLocal<DistributeScope> DISTRIBUTE = ThreadLocal.withInitial(DistributeScope::new);
 
   private InformerBridge() {}
 
@@ -109,9 +107,9 @@ public final class InformerBridge {
       if (!InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      DistributeScope scope = DISTRIBUTE.get();
-      scope.open = true;
-      scope.queued = 0;
+      ThreadContext context = ThreadContext.current();
+      context.distributing = true;
+      context.distributedTo = 0;
       // Marked before any listener can take it: listener threads run as soon as it is queued.
       if (isSync && NotificationFields.isUpdateOfDifferentInstances(notification)) {
         RELIST_UPDATES.put(notification, Boolean.TRUE);
@@ -127,9 +125,9 @@ public final class InformerBridge {
       if (!InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      DistributeScope scope = DISTRIBUTE.get();
-      if (scope.open) {
-        scope.queued++;
+      ThreadContext context = ThreadContext.current();
+      if (context.distributing) {
+        context.distributedTo++;
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -142,12 +140,12 @@ public final class InformerBridge {
    */
   public static void distributeFinished(Object processor, Object notification, boolean isSync) {
     try {
-      DistributeScope scope = DISTRIBUTE.get();
-      scope.open = false;
+      ThreadContext context = ThreadContext.current();
+      context.distributing = false;
       if (InformerInstrumentation.SWITCH.isOff()) {
         return;
       }
-      if (isSync && scope.queued == 0 && NotificationFields.isRelistNotification(notification)) {
+      if (isSync && context.distributedTo == 0 && NotificationFields.isRelistNotification(notification)) {
         InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
         if (informer != null) {
           informer.metrics.relistNotificationLost();
@@ -199,7 +197,12 @@ public final class InformerBridge {
       if (!InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      LISTENER_OF_THREAD.set(LISTENERS.get(listener));
+      ListenerState state = LISTENERS.get(listener);
+      ThreadContext context = ThreadContext.current();
+      context.listener = state;
+      if (state != null) {
+        state.context = context;
+      }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -207,21 +210,24 @@ public final class InformerBridge {
 
   public static void listenerThreadStopped() {
     try {
-      LISTENER_OF_THREAD.remove();
+      ThreadContext.current().listener = null;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
   }
 
-  /** The listener thread read an update notification, right before it calls the handler with it. */
+  /**
+   * The listener thread read an update notification, right before it calls the handler with it. Only
+   * a relist marks notifications, before it queues them: with none marked there is nothing to note.
+   */
   public static void updateTaken(Object notification) {
     try {
-      if (!InformerInstrumentation.SWITCH.on()) {
+      if (RELIST_UPDATES.isEmpty() || !InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      ListenerState state = LISTENER_OF_THREAD.get();
-      if (state != null) {
-        state.currentNotification = notification;
+      Object listener = ThreadContext.current().listener;
+      if (listener instanceof ListenerState) {
+        ((ListenerState) listener).currentNotification = notification;
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -238,11 +244,16 @@ public final class InformerBridge {
       if (!InformerInstrumentation.SWITCH.on()) {
         return null;
       }
-      ListenerState state = LISTENER_OF_THREAD.get();
-      if (state == null || state.handler != handler || state.inCall || !HandlerCallTracker.begin()) {
+      ThreadContext context = ThreadContext.current();
+      if (!(context.listener instanceof ListenerState)) {
+        return null;
+      }
+      ListenerState state = (ListenerState) context.listener;
+      if (state.handler != handler || state.inCall || !HandlerCallTracker.begin(context)) {
         return null;
       }
       state.inCall = true;
+      state.context = context;
       state.callType = TYPES[type];
       return state;
     } catch (Throwable t) {
@@ -261,10 +272,10 @@ public final class InformerBridge {
         return;
       }
       ListenerState state = (ListenerState) call;
-      boolean isSync = sameInstance || RELIST_UPDATES.get(state.currentNotification) != null;
+      boolean isSync = sameInstance || (state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null);
       state.cause = NoopUpdateClassifier.cause(isSync, sameInstance);
       state.unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
-      HandlerCallTracker.classify(Trigger.ofHandlerCall(NotificationType.UPDATE, state.cause, state.unchanged));
+      HandlerCallTracker.classify(state.context, Trigger.ofHandlerCall(NotificationType.UPDATE, state.cause, state.unchanged));
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -279,7 +290,7 @@ public final class InformerBridge {
       ListenerState state = (ListenerState) call;
       state.inCall = false;
       state.currentNotification = null;
-      boolean enqueued = HandlerCallTracker.end() > 0;
+      boolean enqueued = HandlerCallTracker.end(state.context) > 0;
       if (InformerInstrumentation.SWITCH.isOff()) {
         state.cause = null;
         return;
@@ -297,10 +308,5 @@ public final class InformerBridge {
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
-  }
-
-  private static final class DistributeScope {
-    boolean open;
-    int queued;
   }
 }

@@ -5,6 +5,7 @@ import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.collector.HandlerMetrics;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.UpdateCause;
 
 /**
@@ -20,6 +21,8 @@ final class ListenerState {
   private volatile HandlerMetrics metrics;
 
   // The listener thread's current call.
+  /** The listener thread's context, where its handler call's queue adds are counted. */
+  ThreadContext context;
   Object currentNotification;
   boolean inCall;
   NotificationType callType;

@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava.workqueue;
 
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.collector.QueueTracker;
+import dev.resyncmeter.collector.ThreadContext;
 import java.util.concurrent.BlockingQueue;
 
 /**
@@ -16,19 +17,19 @@ public final class DelayedOffer {
   private DelayedOffer() {}
 
   public static boolean offer(BlockingQueue<Object> waiting, Object entry) {
-    boolean recorded = false;
+    ThreadContext context = null;
     try {
       if (WorkQueueInstrumentation.SWITCH.on()) {
-        QueueTracker.delayedAddWaiting();
-        recorded = true;
+        context = ThreadContext.current();
+        QueueTracker.delayedAddWaiting(context);
       }
     } catch (Throwable t) {
       recordFault(t);
     }
     boolean accepted = waiting.offer(entry);
-    if (!accepted && recorded) {
+    if (!accepted && context != null) {
       try {
-        QueueTracker.delayedAddRefused();
+        QueueTracker.delayedAddRefused(context);
       } catch (Throwable t) {
         recordFault(t);
       }

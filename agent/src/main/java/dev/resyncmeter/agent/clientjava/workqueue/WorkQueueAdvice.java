@@ -1,11 +1,14 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
-import java.util.Set;
+import dev.resyncmeter.collector.QueueTracker;
+import dev.resyncmeter.collector.ThreadContext;
+import java.util.Collection;
 import net.bytebuddy.asm.Advice;
 
 /**
  * The advice woven into client-java's workqueues. {@code DefaultWorkQueue}'s methods are
- * synchronized, so this advice runs under the queue's own lock and sees its state consistently.
+ * synchronized, so this advice runs under the queue's own lock and sees its state consistently:
+ * what a call changed is read from the sizes of the queue's {@code dirty} set and FIFO.
  */
 final class WorkQueueAdvice {
 
@@ -25,56 +28,85 @@ final class WorkQueueAdvice {
     static void enter(
         @Advice.This Object queue,
         @Advice.Argument(0) Object item,
-        @Advice.FieldValue("shuttingDown") boolean shuttingDown,
-        @Advice.FieldValue("dirty") Set<?> dirty) {
-      WorkQueueBridge.plainAddStarted(queue, item, shuttingDown, dirty);
+        @Advice.FieldValue("dirty") Collection<?> dirty,
+        @Advice.FieldValue("queue") Collection<?> fifo,
+        @Advice.Local("context") ThreadContext context,
+        @Advice.Local("tracker") QueueTracker tracker,
+        @Advice.Local("dirtyBefore") int dirtyBefore,
+        @Advice.Local("queuedBefore") int queuedBefore) {
+      context = ThreadContext.current();
+      tracker = WorkQueueBridge.plainAddStarted(context, queue, item);
+      dirtyBefore = dirty.size();
+      queuedBefore = fifo.size();
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.This Object queue) {
-      WorkQueueBridge.addCallFinished(queue);
+    static void exit(
+        @Advice.Argument(0) Object item,
+        @Advice.FieldValue("shuttingDown") boolean shuttingDown,
+        @Advice.FieldValue("dirty") Collection<?> dirty,
+        @Advice.FieldValue("queue") Collection<?> fifo,
+        @Advice.Local("context") ThreadContext context,
+        @Advice.Local("tracker") QueueTracker tracker,
+        @Advice.Local("dirtyBefore") int dirtyBefore,
+        @Advice.Local("queuedBefore") int queuedBefore) {
+      if (tracker != null) {
+        WorkQueueBridge.plainAddFinished(context, tracker, item, shuttingDown, dirty.size() > dirtyBefore, fifo.size() > queuedBefore);
+      }
     }
   }
 
   /** {@code DefaultDelayingQueue.addAfter(item, delay)}. */
   static final class DelayedAdd {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
-      WorkQueueBridge.addCallStarted(queue, item, 1);
+    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
+      return WorkQueueBridge.addCallStarted(queue, item, QueueTracker.AddKind.DELAYED);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.This Object queue) {
-      WorkQueueBridge.addCallFinished(queue);
+    static void exit(@Advice.Enter ThreadContext context) {
+      if (context != null) {
+        WorkQueueBridge.addCallFinished(context);
+      }
     }
   }
 
   /** {@code DefaultRateLimitingQueue.addRateLimited(item)}: a retry. */
   static final class RateLimitedAdd {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
-      WorkQueueBridge.addCallStarted(queue, item, 2);
+    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
+      return WorkQueueBridge.addCallStarted(queue, item, QueueTracker.AddKind.RATE_LIMITED);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.This Object queue) {
-      WorkQueueBridge.addCallFinished(queue);
+    static void exit(@Advice.Enter ThreadContext context) {
+      if (context != null) {
+        WorkQueueBridge.addCallFinished(context);
+      }
     }
   }
 
   /** {@code DefaultWorkQueue.get()}. */
   static final class Get {
     @Advice.OnMethodExit(suppress = Throwable.class)
-    static void exit(@Advice.This Object queue, @Advice.Return Object item) {
-      WorkQueueBridge.taken(queue, item);
+    static void exit(@Advice.This Object queue, @Advice.Return Object item, @Advice.FieldValue("queue") Collection<?> fifo) {
+      if (item != null) {
+        WorkQueueBridge.taken(queue, item, fifo.size());
+      }
     }
   }
 
-  /** {@code DefaultWorkQueue.done(item)}. */
+  /** {@code DefaultWorkQueue.done(item)}: it queues the item again if it was added while processed. */
   static final class Done {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object queue, @Advice.Argument(0) Object item, @Advice.FieldValue("dirty") Set<?> dirty) {
-      WorkQueueBridge.done(queue, item, dirty);
+    static int enter(@Advice.FieldValue("queue") Collection<?> fifo) {
+      return fifo.size();
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(
+        @Advice.This Object queue, @Advice.Argument(0) Object item, @Advice.FieldValue("queue") Collection<?> fifo, @Advice.Enter int queuedBefore) {
+      WorkQueueBridge.done(queue, item, fifo.size() > queuedBefore);
     }
   }
 
@@ -90,7 +122,7 @@ final class WorkQueueAdvice {
   static final class WaitingLoop {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter() {
-      WorkQueueBridge.delayedAddsThread();
+      WorkQueueBridge.firesDelayedAdds();
     }
   }
 }

@@ -7,14 +7,14 @@ import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
-import dev.resyncmeter.collector.Trigger;
-import java.util.Set;
+import dev.resyncmeter.collector.ThreadContext;
 
 /** What the workqueue advice calls: one {@link QueueTracker} per client-java queue instance. */
 public final class WorkQueueBridge {
 
   static final String COMPONENT = "clientjava-workqueue";
-  private static final IdentityWeakMap<QueueTracker> TRACKERS = new IdentityWeakMap<>();
+  /** A collected queue's tracker retires: its counts stay in its name's totals. */
+  private static final IdentityWeakMap<QueueTracker> TRACKERS = new IdentityWeakMap<>(QueueTracker::retire);
   private static final StackWalker STACK = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
   private WorkQueueBridge() {}
@@ -60,81 +60,102 @@ public final class WorkQueueBridge {
     }
   }
 
-  /** values() copies its array on every call: not on a per-add path. */
-  private static final QueueTracker.AddKind[] KINDS = QueueTracker.AddKind.values();
-
-  static QueueTracker.AddKind kind(int kind) {
-    return KINDS[kind];
+  /** The tracker of {@code queue}, from this thread's one-entry cache when it used that queue last. */
+  private static QueueTracker tracker(ThreadContext context, Object queue) {
+    QueueTracker tracker = context.cachedTracker(queue);
+    if (tracker == null) {
+      tracker = TRACKERS.get(queue);
+      if (tracker != null) {
+        context.cacheTracker(queue, tracker);
+      }
+    }
+    return tracker;
   }
 
-  /** {@code addRateLimited} or {@code addAfter} starts (kind 2 or 1). */
-  public static void addCallStarted(Object queue, Object item, int kind) {
+  /** {@code addRateLimited} or {@code addAfter} starts; returns the context to finish it with, or null. */
+  public static ThreadContext addCallStarted(Object queue, Object item, QueueTracker.AddKind kind) {
     try {
       if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
+        return null;
       }
-      QueueTracker tracker = TRACKERS.get(queue);
-      if (tracker != null) {
-        HandlerCallTracker.queueAdded();
-        tracker.addCallStarted(item, kind(kind));
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
-  }
-
-  public static void addCallFinished(Object queue) {
-    try {
-      QueueTracker tracker = TRACKERS.get(queue);
-      if (tracker != null) {
-        tracker.addCallFinished();
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
-  }
-
-  /** {@code DefaultWorkQueue.add(item)}, under the queue's lock, before it changes anything. */
-  public static void plainAddStarted(Object queue, Object item, boolean shuttingDown, Set<?> dirty) {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
-      }
-      HandlerCallTracker.queueAdded();
-      QueueTracker tracker = TRACKERS.get(queue);
+      ThreadContext context = ThreadContext.current();
+      QueueTracker tracker = tracker(context, queue);
       if (tracker == null) {
-        return;
+        return null;
       }
-      Trigger trigger = tracker.addCallStarted(item, QueueTracker.AddKind.PLAIN);
-      if (!shuttingDown) {
-        tracker.inserted(item, trigger, dirty.contains(item));
-      }
+      HandlerCallTracker.queueAdded(context);
+      tracker.addCallStarted(context, item, kind);
+      return context;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return null;
+    }
+  }
+
+  public static void addCallFinished(ThreadContext context) {
+    try {
+      QueueTracker.addCallFinished(context);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
   }
 
-  /** {@code get()} returned {@code item} to a worker, under the queue's lock. */
-  public static void taken(Object queue, Object item) {
+  /**
+   * {@code DefaultWorkQueue.add(item)} starts, under the queue's lock; returns the queue's tracker for
+   * {@link #plainAddFinished}, or null when there is nothing to finish.
+   */
+  public static QueueTracker plainAddStarted(ThreadContext context, Object queue, Object item) {
+    try {
+      if (!WorkQueueInstrumentation.SWITCH.on()) {
+        return null;
+      }
+      HandlerCallTracker.queueAdded(context);
+      QueueTracker tracker = tracker(context, queue);
+      if (tracker != null) {
+        tracker.addCallStarted(context, item, QueueTracker.AddKind.PLAIN);
+      }
+      return tracker;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return null;
+    }
+  }
+
+  /** The plain add returned, still under the queue's lock: what it changed, from the queue's sizes. */
+  public static void plainAddFinished(
+      ThreadContext context, QueueTracker tracker, Object item, boolean shuttingDown, boolean dirtyGrew, boolean queueGrew) {
+    try {
+      tracker.added(context, item, shuttingDown, dirtyGrew, queueGrew);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    } finally {
+      addCallFinished(context);
+    }
+  }
+
+  /** {@code get()} returned {@code item} to a worker, under the queue's lock; {@code queuedAfter} still wait. */
+  public static void taken(Object queue, Object item, int queuedAfter) {
     try {
       if (!WorkQueueInstrumentation.SWITCH.on()) {
         return;
       }
-      QueueTracker tracker = TRACKERS.get(queue);
-      if (tracker != null && item != null) {
-        tracker.taken(item);
+      ThreadContext context = ThreadContext.current();
+      QueueTracker tracker = tracker(context, queue);
+      if (tracker != null) {
+        tracker.taken(context, item, queuedAfter);
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
   }
 
-  /** {@code done(item)}, under the queue's lock, before it re-queues an item added again. */
-  public static void done(Object queue, Object item, Set<?> dirty) {
+  /** {@code done(item)} returned, under the queue's lock; {@code requeued}: it queued the item again. */
+  public static void done(Object queue, Object item, boolean requeued) {
     try {
-      QueueTracker tracker = TRACKERS.get(queue);
+      ThreadContext context = ThreadContext.current();
+      QueueTracker tracker = tracker(context, queue);
       if (tracker != null) {
-        tracker.done(item, dirty.contains(item));
+        tracker.done(context, item, requeued);
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -156,12 +177,12 @@ public final class WorkQueueBridge {
     }
   }
 
-  public static void delayedAddsThread() {
+  public static void firesDelayedAdds() {
     try {
       if (!WorkQueueInstrumentation.SWITCH.on()) {
         return;
       }
-      QueueTracker.delayedAddsThread();
+      QueueTracker.firesDelayedAdds(ThreadContext.current());
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }

@@ -12,6 +12,7 @@ import dev.resyncmeter.collector.HandlerCallTracker;
 import java.lang.reflect.Method;
 import java.util.concurrent.BlockingQueue;
 import net.bytebuddy.agent.builder.AgentBuilder;
+import java.util.LinkedList;
 import java.util.Set;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.asm.MemberSubstitution;
@@ -65,6 +66,7 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("dirty", Set.class.getName())
+                .field("queue", LinkedList.class.getName())
                 .field("shuttingDown", "boolean")
                 .advice("a constructor", isConstructor(), WorkQueueAdvice.Created.class, true)
                 .method("add", 1, WorkQueueAdvice.PlainAdd.class)

@@ -1,7 +1,7 @@
 package dev.resyncmeter.collector;
 
 /** Names of the Prometheus labels in the metric contract (DESIGN section 3). */
-final class Labels {
+final class LabelNames {
   static final String KIND = "kind";
   static final String HANDLER = "handler";
   static final String TYPE = "type";
@@ -14,5 +14,5 @@ final class Labels {
   static final String CHANGED = "changed";
   static final String UNCHANGED = "unchanged";
 
-  private Labels() {}
+  private LabelNames() {}
 }

@@ -1,0 +1,33 @@
+package dev.resyncmeter.agent.clientjava.controller;
+
+import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.ReconcileResult;
+import dev.resyncmeter.collector.ThreadContext;
+
+/**
+ * Records one controller's reconciles, for its timing stand-in: the controller's meters are resolved
+ * once, when the controller is built, and the trigger is the one of the item the worker holds.
+ */
+public final class ReconcileTimer {
+
+  private final ControllerMetrics metrics;
+
+  ReconcileTimer(ControllerMetrics metrics) {
+    this.metrics = metrics;
+  }
+
+  /** A reconcile that started at {@code start} (nanoTime) returned or threw. */
+  public void finished(long start, boolean requeue, boolean threw) {
+    try {
+      long nanos = System.nanoTime() - start;
+      if (!ControllerInstrumentation.SWITCH.on()) {
+        return;
+      }
+      ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+      metrics.reconciled(ThreadContext.current().heldTrigger(), result, nanos);
+    } catch (Throwable t) {
+      AgentFaults.record(ControllerBridge.COMPONENT, t);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.resyncmeter.collector;
+
+import java.lang.ref.WeakReference;
+
+/**
+ * Everything the agent follows per thread, in one object behind one {@link ThreadLocal}: the advice
+ * on a hot path reads it once and passes it on, instead of one thread-local read per concern. Only
+ * its own thread touches a context, so its fields need no lock.
+ */
+public final class ThreadContext {
+
+  private static final ThreadLocal<ThreadContext> CURRENT = ThreadLocal.withInitial(ThreadContext::new);
+
+  public static ThreadContext current() {
+    return CURRENT.get();
+  }
+
+  // ---- the handler call in progress (HandlerCallTracker) ---------------------------------------
+  boolean handlerCallOpen;
+  int handlerQueueAdds;
+  Trigger handlerTrigger;
+
+  // ---- the workqueue add call in progress, outermost first (QueueTracker) ---------------------
+  int addDepth;
+  Trigger addTrigger;
+  /** A delayed or rate-limited add: its queue's tracker, its item, and the trigger recorded for it. */
+  QueueTracker addTracker;
+  Object addItem;
+  Trigger addPending;
+  Trigger addPendingBefore;
+  /** This thread fires a delaying queue's delayed adds. */
+  boolean firesDelayedAdds;
+
+  // ---- the work item this thread took from a queue and has not finished (QueueTracker) --------
+  QueueTracker heldTracker;
+  Object heldItem;
+  Trigger heldTrigger;
+  int heldSlot = -1;
+
+  // ---- the last queue this thread used, so its tracker is found without a map lookup ----------
+  private WeakReference<Object> lastQueue;
+  private QueueTracker lastTracker;
+
+  /**
+   * The per-thread state an instrumentation unit keeps for the informer listener running on this
+   * thread (the agent's own type; the collector never looks inside).
+   */
+  public Object listener;
+
+  /** An informer's distribute call on this thread, and how many listeners it reached. */
+  public boolean distributing;
+
+  public int distributedTo;
+
+  private ThreadContext() {}
+
+  /** The tracker this thread last used for {@code queue}, or null. */
+  public QueueTracker cachedTracker(Object queue) {
+    WeakReference<Object> last = lastQueue;
+    return last != null && last.get() == queue ? lastTracker : null;
+  }
+
+  public void cacheTracker(Object queue, QueueTracker tracker) {
+    lastQueue = new WeakReference<>(queue);
+    lastTracker = tracker;
+  }
+
+  /** The trigger of the work item this thread holds, or {@code other} when it holds none. */
+  public Trigger heldTrigger() {
+    Trigger trigger = heldTrigger;
+    return trigger == null ? Trigger.OTHER : trigger;
+  }
+}

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
  * queue's own lock (client-java's queue methods are synchronized), so for one queue they arrive in
  * the queue's order and this state needs no lock of its own. Waiting items are mirrored in a ring
  * in the queue's own FIFO order (the host appends and takes from the head), so the common path is
- * array writes: no per-item map entry, no allocation, one clock read per operation. Maps hold only
+ * array writes: no per-item map entry, no allocation, at most one clock read per operation (done
+ * reads none after a timed reconcile of its item: see {@link ThreadContext#reconcileEnded}). Maps hold only
  * what must merge: the triggers of deduplicated adds of a waiting item, and items added again while
  * a worker processes them.
  */
@@ -287,20 +288,23 @@ public final class QueueTracker {
     context.heldItem = item;
     context.heldTrigger = trigger;
     context.heldSlot = startProcessing(item, now);
+    context.took(now);
     return trigger;
   }
 
   /** The worker is done with {@code item}; {@code requeued}: it was added while processed and waits again. */
   public void done(ThreadContext context, Object item, boolean requeued) {
     bind();
-    long now = System.nanoTime();
     boolean held = context.heldTracker == this && context.heldItem != null && (context.heldItem == item || context.heldItem.equals(item));
+    // Done follows the reconcile of the held item: the reconcile's end is the work's end.
+    long now = held && context.reconcileEndUnclaimed ? context.reconcileEndedAt : System.nanoTime();
     int slot = held ? context.heldSlot : processingSlotOf(item);
     if (held) {
       context.heldTracker = null;
       context.heldItem = null;
       context.heldTrigger = null;
       context.heldSlot = -1;
+      context.reconcileEndUnclaimed = false;
     }
     if (slot >= 0 && processingItems[slot] != null) {
       long[] startedAt = processingStartedAt;

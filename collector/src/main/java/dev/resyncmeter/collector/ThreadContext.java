@@ -36,6 +36,15 @@ public final class ThreadContext {
   Object heldItem;
   Trigger heldTrigger;
   int heldSlot = -1;
+  /**
+   * The clock when this thread took its item, and the clock when the reconcile of that item ended:
+   * each is read once and serves twice (the reconcile starts right after get and done follows right
+   * after the reconcile), because a clock read costs more than everything else the agent does.
+   */
+  long heldSince;
+  private boolean heldSinceUnclaimed;
+  long reconcileEndedAt;
+  boolean reconcileEndUnclaimed;
 
   // ---- the last queue this thread used, so its tracker is found without a map lookup ----------
   private WeakReference<Object> lastQueue;
@@ -63,6 +72,35 @@ public final class ThreadContext {
   public void cacheTracker(Object queue, QueueTracker tracker) {
     lastQueue = new WeakReference<>(queue);
     lastTracker = tracker;
+  }
+
+  /** The item this thread holds was taken at {@code now}. */
+  void took(long now) {
+    heldSince = now;
+    heldSinceUnclaimed = true;
+    reconcileEndUnclaimed = false;
+  }
+
+  /**
+   * The clock at the start of a reconcile: the time its item was taken, for the first reconcile
+   * after a get on this thread, else a fresh read.
+   */
+  public long reconcileStarted() {
+    if (heldSinceUnclaimed && heldItem != null) {
+      heldSinceUnclaimed = false;
+      return heldSince;
+    }
+    return System.nanoTime();
+  }
+
+  /** The clock at the end of a reconcile; the done of the held item that follows reuses it. */
+  public long reconcileEnded() {
+    long now = System.nanoTime();
+    if (heldItem != null) {
+      reconcileEndedAt = now;
+      reconcileEndUnclaimed = true;
+    }
+    return now;
   }
 
   /** The trigger of the work item this thread holds, or {@code other} when it holds none. */

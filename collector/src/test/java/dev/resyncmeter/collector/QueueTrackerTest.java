@@ -305,4 +305,18 @@ class QueueTrackerTest {
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
     assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
   }
+
+  @Test
+  void aReconcileOfTheHeldItemSharesItsClockReadsWithGetAndDone() throws InterruptedException {
+    queue.add("a");
+    take("a");
+    long start = context.reconcileStarted(); // the get's clock: no read of its own
+    assertThat(context.reconcileStarted()).as("a second reconcile reads the clock").isGreaterThanOrEqualTo(start);
+    Thread.sleep(20);
+    long end = context.reconcileEnded();
+    Thread.sleep(200);
+    queue.done("a"); // ends the work when the reconcile ended, not 200 ms later
+    double workSeconds = value("workqueue_work_duration_seconds_sum{name=\"q\"}");
+    assertThat(workSeconds).isEqualTo((end - start) / 1e9, org.assertj.core.data.Offset.offset(1e-9)).isLessThan(0.2);
+  }
 }

@@ -17,15 +17,15 @@ public final class ReconcileTimer {
     this.metrics = metrics;
   }
 
-  /** A reconcile that started at {@code start} (nanoTime) returned or threw. */
-  public void finished(long start, boolean requeue, boolean threw) {
+  /** A reconcile on the thread of {@code context} that started at {@code start} (nanoTime) returned or threw. */
+  public void finished(ThreadContext context, long start, boolean requeue, boolean threw) {
     try {
-      long nanos = System.nanoTime() - start;
+      long nanos = context.reconcileEnded() - start;
       if (!ControllerInstrumentation.SWITCH.on()) {
         return;
       }
       ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      metrics.reconciled(ThreadContext.current().heldTrigger(), result, nanos);
+      metrics.reconciled(context.heldTrigger(), result, nanos);
     } catch (Throwable t) {
       AgentFaults.record(ControllerBridge.COMPONENT, t);
     }

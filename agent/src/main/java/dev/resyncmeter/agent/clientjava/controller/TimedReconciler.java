@@ -5,6 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.ThreadContext;
 import io.kubernetes.client.extended.controller.reconciler.Result;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.ClassFileVersion;
@@ -67,23 +68,26 @@ final class TimedReconciler {
   }
 
   /**
-   * The stand-in's {@code reconcile}: the clock before, the result after. Inlined into the generated
+   * The stand-in's {@code reconcile}: the clock before (the get's, when the worker just took the
+   * item), the clock and the result after. Inlined into the generated
    * class, so the {@code Result} it names resolves in the host's class loader; its signatures name
    * only types the agent's own loader sees.
    */
   static final class TimedReconcile {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static long enter() {
-      return System.nanoTime();
+    static void enter(@Advice.Local("context") ThreadContext context, @Advice.Local("start") long start) {
+      context = ThreadContext.current();
+      start = context.reconcileStarted();
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(
-        @Advice.Enter long start,
+        @Advice.Local("context") ThreadContext context,
+        @Advice.Local("start") long start,
         @Advice.FieldValue(TIMER_FIELD) ReconcileTimer timer,
         @Advice.Return Object result,
         @Advice.Thrown Throwable thrown) {
-      timer.finished(start, result instanceof Result && ((Result) result).isRequeue(), thrown != null);
+      timer.finished(context, start, result instanceof Result && ((Result) result).isRequeue(), thrown != null);
     }
   }
 }

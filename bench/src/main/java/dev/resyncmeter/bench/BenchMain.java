@@ -1,0 +1,421 @@
+package dev.resyncmeter.bench;
+
+import dev.resyncmeter.bench.PeerAgents.Config;
+import dev.resyncmeter.bench.Results.Stats;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * {@code java -jar resync-meter-bench.jar [--smoke] [--agent JAR] [--only micro|e2e|startup|heap]
+ * [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]}: runs the benchmarks, writes
+ * {@code <results>/<yyyy-mm-dd-HHMM>[-label].json/.md} and {@code latest.json/.md}, and exits 1 when a
+ * check failed (a program did not complete, exported counts differed). Targets missed never fail it.
+ */
+public final class BenchMain {
+
+  static final String USAGE =
+      "usage: bench/run [--smoke] [--agent JAR] [--only micro|e2e|startup|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]";
+
+  /** The JMH benchmarks, their per-op description and their ns budget (30 ns per handler call and queue operation). */
+  record Micro(String method, String perOp, double budgetNs) {}
+
+  static final List<Micro> MICRO =
+      List.of(
+          new Micro("handlerNoopIdle", "1 handler call (resync no-op, dropped)", 30),
+          new Micro("handlerChangedIdle", "1 handler call (watch change, dropped)", 30),
+          new Micro("handlerNoopEnqueue", "1 handler call (resync no-op) + add, get, done", 120),
+          new Micro("handlerChangedEnqueue", "1 handler call (watch change) + add, get, done", 120),
+          new Micro("workQueueCycle", "1 queue operation (DefaultWorkQueue add/get/done ÷ 3)", 30),
+          new Micro("rateLimitingQueueCycle", "1 queue operation (DefaultRateLimitingQueue add/get/done ÷ 3)", 30),
+          new Micro("reconcile", "1 reconcile through DefaultController's reconciler, outside its queue", Double.NaN),
+          new Micro("workerItem", "1 item a controller worker handles: add, get, reconcile, done", 120),
+          // Not the agent's: what one clock read costs here, the floor of timing anything per item.
+          new Micro("clockRead", "1 System.nanoTime() (no agent code: the JVM's clock)", Double.NaN));
+
+  private final boolean smoke;
+  private final PeerAgents peers;
+  private final Results results;
+  private final Path resultsDir;
+  private final String name;
+  private final boolean jfr;
+
+  private BenchMain(boolean smoke, PeerAgents peers, Results results, Path resultsDir, String name, boolean jfr) {
+    this.smoke = smoke;
+    this.peers = peers;
+    this.results = results;
+    this.resultsDir = resultsDir;
+    this.name = name;
+    this.jfr = jfr;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path target = Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent();
+    boolean smoke = false;
+    boolean jfr = false;
+    String only = null;
+    String label = null;
+    Path agent = target.resolve("../../agent/target/resync-meter-agent.jar");
+    Path resultsDir = target.resolve("../results");
+    Path peerDir = target.resolve("peer-agents");
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--smoke" -> smoke = true;
+        case "--jfr" -> jfr = true;
+        case "--agent" -> agent = Path.of(value(args, ++i));
+        case "--only" -> only = value(args, ++i);
+        case "--label" -> label = value(args, ++i);
+        case "--results" -> resultsDir = Path.of(value(args, ++i));
+        case "--peer-agents" -> peerDir = Path.of(value(args, ++i));
+        default -> usage("unknown option " + args[i]);
+      }
+    }
+    if (only != null && !List.of("micro", "e2e", "startup", "heap").contains(only)) {
+      usage("--only takes micro, e2e, startup or heap, not " + only);
+    }
+    if (label != null && !label.matches("[A-Za-z0-9._-]+")) {
+      usage("--label takes letters, digits, '.', '_' and '-'");
+    }
+    LocalDateTime now = LocalDateTime.now();
+    String name = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")) + (label == null ? "" : "-" + label);
+    resultsDir = resultsDir.toAbsolutePath().normalize();
+    PeerAgents peers = new PeerAgents(agent, peerDir, Files.createTempDirectory("resync-meter-bench"));
+    Results results = new Results(meta(now, label, smoke, only, peers.agentJar(), args));
+    BenchMain bench = new BenchMain(smoke, peers, results, resultsDir, name, jfr);
+
+    List<String> sections = only == null ? List.of("micro", "e2e", "startup") : List.of(only);
+    for (String section : sections) {
+      long start = System.nanoTime();
+      System.out.println("[bench] " + section + " ...");
+      try {
+        switch (section) {
+          case "micro" -> bench.micro();
+          case "e2e" -> bench.pipeline(false);
+          case "heap" -> bench.pipeline(true);
+          case "startup" -> bench.startup();
+          default -> throw new IllegalStateException(section);
+        }
+      } catch (Exception e) {
+        // One section failing is reported with its cause; the others still run.
+        String cause = e.toString();
+        results.check(section + " completed", false, cause.length() > 1_500 ? cause.substring(0, 1_500) + " ... (the whole transcript is on stderr)" : cause);
+        e.printStackTrace();
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      results.duration(section, Math.round(seconds * 10) / 10.0);
+      System.out.printf("[bench] %s done in %.0f s%n", section, seconds);
+    }
+    Path json = results.write(resultsDir, name);
+    System.out.println("[bench] results: " + json + " and " + resultsDir.resolve(name + ".md") + (results.passed() ? "" : " (CHECKS FAILED)"));
+    System.exit(results.passed() ? 0 : 1);
+  }
+
+  private static String value(String[] args, int i) {
+    if (i >= args.length) {
+      usage(args[i - 1] + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static void usage(String problem) {
+    System.err.println(problem + "\n" + USAGE);
+    System.exit(2);
+  }
+
+  // ---- micro -----------------------------------------------------------------------------------
+
+  /**
+   * Each benchmark runs in its own fork once without and once with the agent, alternating, so that
+   * a noisy neighbour hurts both sides alike; a full run does two such rounds, the second in the
+   * other order.
+   */
+  void micro() throws Exception {
+    int rounds = smoke ? 1 : 2;
+    int warmups = smoke ? 1 : 3;
+    int iterations = smoke ? 1 : 5;
+    TimeValue warmupTime = smoke ? TimeValue.milliseconds(200) : TimeValue.seconds(1);
+    TimeValue iterationTime = smoke ? TimeValue.milliseconds(300) : TimeValue.seconds(1);
+    Map<String, Map<Config, List<Double>>> nanos = new LinkedHashMap<>();
+    Map<String, Map<Config, List<Double>>> bytes = new LinkedHashMap<>();
+    for (int round = 0; round < rounds; round++) {
+      for (Micro micro : MICRO) {
+        for (Config config : round % 2 == 0 ? List.of(Config.NONE, Config.RESYNC_METER) : List.of(Config.RESYNC_METER, Config.NONE)) {
+          ChainedOptionsBuilder options =
+              new OptionsBuilder()
+                  .include(MicroBenchmarks.class.getName().replace(".", "\\.") + "\\." + micro.method + "$")
+                  .forks(1)
+                  .warmupIterations(warmups)
+                  .warmupTime(warmupTime)
+                  .measurementIterations(iterations)
+                  .measurementTime(iterationTime)
+                  .timeUnit(TimeUnit.NANOSECONDS)
+                  .addProfiler(GCProfiler.class)
+                  .jvmArgs(
+                      "-Xms1g", "-Xmx1g",
+                      // The listener logs each end of its loop at error level: the benchmark ends it on purpose.
+                      "-Dorg.slf4j.simpleLogger.log.io.kubernetes.client.informer.cache.ProcessorListener=off")
+                  .verbosity(VerboseMode.SILENT)
+                  .shouldFailOnError(true);
+          if (config == Config.RESYNC_METER) {
+            options.jvmArgsAppend(peers.resyncMeterOption(), "-D" + MicroBenchmarks.EXPECT_AGENT + "=true");
+          }
+          Collection<RunResult> runs = new Runner(options.build()).run();
+          if (runs.isEmpty()) {
+            throw new IllegalStateException("JMH returned no result for " + micro.method + " (" + config.key + ")");
+          }
+          for (RunResult run : runs) {
+            for (BenchmarkResult benchmark : run.getBenchmarkResults()) {
+              for (IterationResult iteration : benchmark.getIterationResults()) {
+                nanos.computeIfAbsent(micro.method, k -> Results.ordered()).computeIfAbsent(config, k -> new ArrayList<>())
+                    .add(iteration.getPrimaryResult().getScore());
+                Result alloc = allocNorm(iteration.getSecondaryResults());
+                if (alloc != null) {
+                  bytes.computeIfAbsent(micro.method, k -> Results.ordered()).computeIfAbsent(config, k -> new ArrayList<>()).add(alloc.getScore());
+                }
+              }
+            }
+          }
+          System.out.printf("[bench]   %s %s: %.1f ns/op%n", micro.method, config.key, median(nanos.get(micro.method).get(config)));
+        }
+      }
+    }
+    List<Results.MicroRow> rows = new ArrayList<>();
+    for (Micro micro : MICRO) {
+      Map<Config, Stats> ns = Results.ordered();
+      Map<Config, Stats> b = Results.ordered();
+      nanos.get(micro.method).forEach((config, samples) -> ns.put(config, Stats.of(samples)));
+      Map<Config, List<Double>> allocations = bytes.getOrDefault(micro.method, Map.of());
+      allocations.forEach((config, samples) -> b.put(config, Stats.of(samples)));
+      rows.add(new Results.MicroRow(micro.method, micro.perOp, ns, b, micro.budgetNs));
+      if (b.size() == 2) {
+        results.check("micro " + micro.method + ": GC profiler reported B/op", true, "");
+      } else {
+        results.check("micro " + micro.method + ": GC profiler reported B/op", false, "no gc.alloc.rate.norm");
+      }
+    }
+    Map<String, Object> settings = new LinkedHashMap<>();
+    settings.put("jmh", "1.37, Runner API, avgt, forks 1 per round");
+    settings.put("rounds", rounds);
+    settings.put("warmup", warmups + " x " + warmupTime);
+    settings.put("measurement", iterations + " x " + iterationTime);
+    settings.put("handlerBatch", MicroBenchmarks.BATCH);
+    settings.put("spread", "min-max of all measurement iterations");
+    results.micro(settings, rows);
+  }
+
+  private static Result allocNorm(Map<String, Result> secondary) {
+    for (Map.Entry<String, Result> entry : secondary.entrySet()) {
+      if (entry.getKey().endsWith("gc.alloc.rate.norm")) {
+        return entry.getValue();
+      }
+    }
+    return null;
+  }
+
+  private static double median(List<Double> samples) {
+    return Stats.of(samples).median();
+  }
+
+  // ---- e2e and heap ----------------------------------------------------------------------------
+
+  /**
+   * Runs the e2e program for every configuration, alternating configurations run by run (each run
+   * in another order). With
+   * {@code heapOnly} a run has a single wave and only the heap is reported.
+   */
+  void pipeline(boolean heapOnly) throws Exception {
+    PipelineRuns.Settings settings =
+        smoke
+            ? new PipelineRuns.Settings(2_000, 1_000, 0, 1, 1, 60)
+            : heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 2_000, 2, 7, 3, 120);
+    PipelineRuns runner = new PipelineRuns(settings, results);
+    Map<Config, List<PipelineRuns.Run>> runs = Results.ordered();
+    for (int r = 0; r < settings.runs(); r++) {
+      for (Config config : rotated(r)) {
+        String runName = "e2e " + config.key + " run " + (r + 1);
+        PipelineRuns.Run run = runner.run(peers.setup(config), List.of(), runName);
+        runs.computeIfAbsent(config, k -> new ArrayList<>()).add(run);
+        System.out.printf(
+            "[bench]   %s: wave %.0f ms, heap %.1f MiB%n",
+            runName, median(run.waves().stream().map(PipelineRuns.Wave::waveMillis).toList()), run.liveHeapBytes() / Results.MIB);
+      }
+    }
+    if (jfr) {
+      // An extra run, not in the statistics: the recording costs time of its own.
+      Path file = PipelineRuns.jfrFile(resultsDir, name);
+      Files.createDirectories(resultsDir);
+      runner.run(peers.setup(Config.RESYNC_METER), List.of("-XX:StartFlightRecording=filename=" + file + ",settings=profile,dumponexit=true"), "e2e jfr run");
+      results.check("JFR recording of the resync-meter e2e run written", Files.isRegularFile(file), file.toString());
+    }
+    if (!heapOnly) {
+      List<Results.E2eRow> rows = new ArrayList<>();
+      runs.forEach((config, list) -> rows.add(e2eRow(config, list)));
+      Map<String, Object> json = settings.json();
+      json.put("wave", "from DeltaFIFO.resync() until all handler calls are done and every reconcile they queued finished");
+      results.e2e(json, rows);
+    }
+    Map<Config, Stats> heap = Results.ordered();
+    runs.forEach((config, list) -> heap.put(config, Stats.of(list.stream().map(run -> (double) run.liveHeapBytes()).toList())));
+    PipelineRuns.Run agent = runs.getOrDefault(Config.RESYNC_METER, List.of()).stream().findFirst().orElse(null);
+    PipelineRuns.Run none = runs.getOrDefault(Config.NONE, List.of()).stream().findFirst().orElse(null);
+    List<HeapProbe.ClassRow> own = agent == null ? List.of() : agent.ownClasses();
+    results.heap(heap, settings.objects(), own.subList(0, Math.min(10, own.size())), agent == null || none == null ? List.of() : heapGrowth(none, agent));
+  }
+
+  /**
+   * The classes whose live bytes grew most from the no-agent run to the resync-meter run: where the
+   * agent's heap is, since most of it is JDK collections rather than classes of its own. Only rows of
+   * at least {@link HeapProbe#REPORTED_ROW_BYTES} are compared.
+   */
+  static List<Results.HeapGrowth> heapGrowth(PipelineRuns.Run none, PipelineRuns.Run agent) {
+    List<Results.HeapGrowth> growth = new ArrayList<>();
+    agent.largeRows().forEach(
+        (name, row) -> {
+          HeapProbe.ClassRow before = none.largeRows().get(name);
+          long bytes = before == null ? 0 : before.bytes();
+          long instances = before == null ? 0 : before.instances();
+          if (row.bytes() > bytes) {
+            growth.add(new Results.HeapGrowth(name, row.bytes() - bytes, row.instances() - instances, bytes, row.bytes()));
+          }
+        });
+    growth.sort((a, b) -> Long.compare(b.addedBytes(), a.addedBytes()));
+    return List.copyOf(growth.subList(0, Math.min(10, growth.size())));
+  }
+
+  private static Results.E2eRow e2eRow(Config config, List<PipelineRuns.Run> runs) {
+    List<Map<String, Object>> runJson = new ArrayList<>();
+    for (PipelineRuns.Run run : runs) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("waves", run.waves());
+      r.put("counts", run.counts());
+      r.put("liveHeapBytes", run.liveHeapBytes());
+      runJson.add(r);
+    }
+    return new Results.E2eRow(
+        config,
+        runMedians(runs, PipelineRuns.Wave::waveMillis),
+        runMedians(runs, PipelineRuns.Wave::handlerCallsPerSecond),
+        runMedians(runs, PipelineRuns.Wave::reconcilesPerSecond),
+        runMedians(runs, PipelineRuns.Wave::listenerCpuNanosPerCall),
+        runMedians(runs, PipelineRuns.Wave::processCpuMillis),
+        runJson);
+  }
+
+  /** The statistic over runs of each run's median wave. */
+  private static Stats runMedians(List<PipelineRuns.Run> runs, Function<PipelineRuns.Wave, Double> metric) {
+    return Stats.of(runs.stream().map(run -> median(run.waves().stream().map(metric).toList())).toList());
+  }
+
+  // ---- start-up --------------------------------------------------------------------------------
+
+  /** Both probes for every configuration, configurations alternating within each repetition. */
+  void startup() throws Exception {
+    int versionReps = smoke ? 1 : 10;
+    int reconcileReps = smoke ? 1 : 5;
+    Map<Config, List<Double>> version = Results.ordered();
+    Map<Config, List<Double>> reconcile = Results.ordered();
+    for (int i = 0; i < versionReps; i++) {
+      for (Config config : rotated(i)) {
+        version.computeIfAbsent(config, k -> new ArrayList<>()).add(StartupProbe.javaVersionNanos(peers.setup(config).options()) / 1e6);
+      }
+    }
+    for (int i = 0; i < reconcileReps; i++) {
+      for (Config config : rotated(i)) {
+        List<String> options = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        options.addAll(peers.setup(config).options());
+        reconcile.computeIfAbsent(config, k -> new ArrayList<>()).add(StartupProbe.firstReconcileNanos(options) / 1e6);
+      }
+    }
+    Map<String, Map<Config, List<Double>>> samples = new LinkedHashMap<>();
+    samples.put("java -version", version);
+    samples.put("first reconcile", reconcile);
+    Map<String, Map<Config, Stats>> probes = new LinkedHashMap<>();
+    for (Map.Entry<String, Map<Config, List<Double>>> probe : samples.entrySet()) {
+      Map<Config, Stats> stats = Results.ordered();
+      probe.getValue().forEach((config, values) -> stats.put(config, Stats.of(values)));
+      probes.put(probe.getKey(), stats);
+    }
+    for (Config config : Config.values()) {
+      System.out.printf(
+          "[bench]   start-up %s: java -version %.0f ms, first reconcile %.0f ms%n",
+          config.key, probes.get("java -version").get(config).median(), probes.get("first reconcile").get(config).median());
+    }
+    results.check("start-up probes completed", true, versionReps + " x java -version, " + reconcileReps + " x first reconcile per configuration");
+    results.startup(probes);
+  }
+
+  /** Every configuration, starting at a different one each repetition: no configuration always runs first. */
+  static List<Config> rotated(int repetition) {
+    Config[] all = Config.values();
+    List<Config> order = new ArrayList<>();
+    for (int i = 0; i < all.length; i++) {
+      order.add(all[(i + repetition) % all.length]);
+    }
+    return order;
+  }
+
+  // ---- what ran where --------------------------------------------------------------------------
+
+  private static Map<String, Object> meta(LocalDateTime now, String label, boolean smoke, String only, Path agentJar, String[] args)
+      throws Exception {
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put("date", now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")));
+    meta.put("label", label);
+    meta.put("mode", smoke ? "smoke" : "full");
+    meta.put("sections", only == null ? List.of("micro", "e2e", "startup", "heap") : List.of(only));
+    Map<String, Object> machine = new LinkedHashMap<>();
+    machine.put("cores", Runtime.getRuntime().availableProcessors());
+    long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+    machine.put("memoryGiB", Math.round(memory / (1024.0 * 1024 * 1024) * 10) / 10.0);
+    machine.put("cpu", cpuModel());
+    meta.put("machine", machine);
+    Map<String, Object> jvm = new LinkedHashMap<>();
+    jvm.put("version", System.getProperty("java.runtime.version"));
+    jvm.put("vendor", System.getProperty("java.vendor"));
+    jvm.put("vm", System.getProperty("java.vm.name"));
+    jvm.put("home", System.getProperty("java.home"));
+    meta.put("jvm", jvm);
+    Map<String, Object> agent = new LinkedHashMap<>();
+    agent.put("path", agentJar.toString());
+    agent.put("bytes", Files.size(agentJar));
+    agent.put("sha256", HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(agentJar))));
+    meta.put("agentJar", agent);
+    meta.put("command", "bench/run " + String.join(" ", args));
+    return meta;
+  }
+
+  private static String cpuModel() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException ignored) {
+      // not Linux
+    }
+    return System.getProperty("os.arch");
+  }
+}

@@ -1,0 +1,175 @@
+package dev.resyncmeter.bench;
+
+import dev.resyncmeter.bench.PeerAgents.Config;
+import dev.resyncmeter.bench.PeerAgents.Setup;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The parent side of the end-to-end benchmark: runs {@link ResyncPipeline} in a forked JVM per
+ * configuration, reads its waves, checks resync-meter's exported counts against the program's own,
+ * and has the program measure its live heap once every endpoint has been scraped.
+ */
+final class PipelineRuns {
+
+  /** Sizes of one e2e run. */
+  record Settings(int objects, long resyncMillis, int warmupWaves, int waves, int runs, long waveTimeoutSeconds) {
+    List<String> args() {
+      return List.of(
+          Integer.toString(objects), Long.toString(resyncMillis), Integer.toString(warmupWaves), Integer.toString(waves),
+          Long.toString(waveTimeoutSeconds));
+    }
+
+    /** Everything a run may take: its waves, each with its timeout and a few ticks, plus start-up. */
+    Duration bound() {
+      return Duration.ofSeconds(60 + (1L + warmupWaves + waves) * (waveTimeoutSeconds + 3 * resyncMillis / 1000 + 1));
+    }
+
+    Map<String, Object> json() {
+      Map<String, Object> map = new LinkedHashMap<>();
+      map.put("objects", objects);
+      map.put("resyncPeriodMillis", resyncMillis);
+      map.put("warmupWaves", warmupWaves);
+      map.put("measuredWaves", waves);
+      map.put("runsPerConfiguration", runs);
+      map.put("workers", 2);
+      map.put("heap", "-Xms2g -Xmx2g");
+      return map;
+    }
+  }
+
+  /** One measured wave as the program reported it. */
+  record Wave(double waveMillis, double handlerCallsPerSecond, double reconcilesPerSecond, double listenerCpuNanosPerCall, double processCpuMillis) {}
+
+  /** One run: its measured waves, the program's counts, its live heap and resync-meter's own classes there. */
+  record Run(
+      Config config, List<Wave> waves, Map<String, Long> counts, long liveHeapBytes, List<HeapProbe.ClassRow> ownClasses,
+      Map<String, HeapProbe.ClassRow> largeRows) {}
+
+  static final List<String> JVM_OPTIONS = List.of("-Xms2g", "-Xmx2g", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+
+  private final Settings settings;
+  private final Results results;
+
+  PipelineRuns(Settings settings, Results results) {
+    this.settings = settings;
+    this.results = results;
+  }
+
+  /** Runs the program once; {@code extraOptions} such as a JFR recording go before the agents. */
+  Run run(Setup setup, List<String> extraOptions, String name) throws Exception {
+    List<String> options = new ArrayList<>(JVM_OPTIONS);
+    options.addAll(extraOptions);
+    options.addAll(setup.options());
+    try (ForkedJvm jvm = ForkedJvm.startMain(options, ResyncPipeline.class, settings.args())) {
+      String url = setup.peerMetricsUrl();
+      if (setup.config() == Config.RESYNC_METER) {
+        url = Scrape.resyncMeterUrl(jvm.awaitStderr(l -> Scrape.resyncMeterUrl(l) != null, Duration.ofSeconds(60)));
+      }
+      jvm.awaitStdout("WAVES DONE"::equals, settings.bound());
+      List<Wave> waves = new ArrayList<>();
+      Map<String, Long> counts = new LinkedHashMap<>();
+      for (String line : jvm.stdout()) {
+        if (line.startsWith("wave ") && line.contains(" measured ")) {
+          waves.add(wave(keyValues(line)));
+        } else if (line.startsWith("counts ")) {
+          counts.putAll(keyValues(line));
+        }
+      }
+      if (url != null) {
+        // Every agent is scraped once before the heap is measured: an endpoint's state after its
+        // first scrape is what it keeps in production.
+        Scrape scrape = Scrape.awaitOk(url, 40);
+        results.check(name + ": " + setup.config().key + " served its metrics", true, url);
+        if (setup.config() == Config.RESYNC_METER) {
+          checkExactCounts(name, url, scrape, counts);
+        }
+      }
+      jvm.send("heap");
+      jvm.awaitStdout("HEAP DONE"::equals, Duration.ofSeconds(120));
+      long heap = -1;
+      List<HeapProbe.ClassRow> own = new ArrayList<>();
+      Map<String, HeapProbe.ClassRow> large = new LinkedHashMap<>();
+      for (String line : jvm.stdout()) {
+        String[] parts = line.split(" ");
+        if (line.startsWith("heap total ")) {
+          heap = Long.parseLong(parts[2]);
+        } else if (line.startsWith("heap own ") || line.startsWith("heap row ")) {
+          HeapProbe.ClassRow row = new HeapProbe.ClassRow(parts[4], Long.parseLong(parts[3]), Long.parseLong(parts[2]));
+          if (parts[1].equals("own")) {
+            own.add(row);
+          } else {
+            large.put(row.name(), row);
+          }
+        }
+      }
+      jvm.closeInput();
+      int exit = jvm.waitFor(Duration.ofSeconds(60));
+      results.check(name + ": the e2e program completed", exit == 0, "exit " + exit + ", " + waves.size() + " measured waves");
+      if (exit != 0) {
+        throw new IllegalStateException("the e2e program exited " + exit + "\n" + jvm.transcript());
+      }
+      return new Run(setup.config(), waves, counts, heap, own, large);
+    }
+  }
+
+  /**
+   * resync-meter's counters must equal the program's own: update and add notifications, reconciles
+   * and resync ticks. Read again for a short while: the last handler call's exit advice may still run
+   * when the program reports its waves.
+   */
+  private void checkExactCounts(String name, String url, Scrape first, Map<String, Long> counts) throws Exception {
+    Scrape scrape = first;
+    Map<String, double[]> pairs = new LinkedHashMap<>();
+    for (int attempt = 0; attempt < 20; attempt++) {
+      pairs.clear();
+      pairs.put("informer_notifications_total{type=\"update\"}", new double[] {scrape.sum("informer_notifications_total", "type=\"update\""), counts.get("updates")});
+      pairs.put("informer_notifications_total{type=\"add\"}", new double[] {scrape.sum("informer_notifications_total", "type=\"add\""), counts.get("adds")});
+      pairs.put("controller_reconcile_total", new double[] {scrape.sum("controller_reconcile_total"), counts.get("reconciles")});
+      pairs.put("informer_resyncs_total", new double[] {scrape.sum("informer_resyncs_total"), counts.get("resyncs")});
+      if (pairs.values().stream().allMatch(p -> p[0] == p[1])) {
+        break;
+      }
+      Thread.sleep(250);
+      scrape = Scrape.of(url);
+    }
+    pairs.forEach(
+        (series, pair) ->
+            results.check(
+                name + ": e2e exact count " + series, pair[0] == pair[1], String.format("agent %.0f, program %.0f", pair[0], pair[1])));
+    double errors = scrape.sum("resync_meter_errors_total");
+    results.check(name + ": resync-meter counted no fault of its own", errors == 0, "resync_meter_errors_total " + errors);
+    double active = scrape.sum("resync_meter_instrumentation_active");
+    results.check(name + ": every instrumentation part on", active == 3, "resync_meter_instrumentation_active summed " + active);
+  }
+
+  private Wave wave(Map<String, Long> values) {
+    double waveNanos = values.get("waveNanos");
+    double handlerNanos = values.get("handlerNanos");
+    return new Wave(
+        waveNanos / 1e6,
+        settings.objects / (handlerNanos / 1e9),
+        settings.objects / (waveNanos / 1e9),
+        (double) values.get("listenerCpuNanos") / settings.objects,
+        values.get("processCpuNanos") / 1e6);
+  }
+
+  static Map<String, Long> keyValues(String line) {
+    Map<String, Long> values = new LinkedHashMap<>();
+    for (String part : line.split(" ")) {
+      int eq = part.indexOf('=');
+      if (eq > 0) {
+        values.put(part.substring(0, eq), Long.parseLong(part.substring(eq + 1)));
+      }
+    }
+    return values;
+  }
+
+  static Path jfrFile(Path resultsDir, String name) {
+    return resultsDir.resolve(name + "-e2e-resync-meter.jfr").toAbsolutePath();
+  }
+}

@@ -1,0 +1,94 @@
+package dev.resyncmeter.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole benchmark in smoke mode, as {@code bench/run --smoke} runs it, in a forked JVM: it must
+ * complete, write every section, and find resync-meter's exported counts equal to the e2e program's
+ * own. Timing is never asserted: this machine is shared and noisy.
+ */
+class BenchSmokeIT {
+
+  @Test
+  void theSmokeRunCompletesWithEverySectionAndExactCounts() throws Exception {
+    Path benchJar = existing(System.getProperty("resyncmeter.benchJar"));
+    Path agentJar = existing(System.getProperty("resyncmeter.agentJar"));
+    Path resultsDir = Path.of(System.getProperty("resyncmeter.smokeResultsDir")).toAbsolutePath();
+
+    try (ForkedJvm bench =
+        ForkedJvm.start(
+            List.of("-Xmx512m"),
+            List.of("-jar", benchJar.toString(), "--smoke", "--agent", agentJar.toString(), "--results", resultsDir.toString(), "--label", "smoke"))) {
+      int exit = bench.waitFor(Duration.ofMinutes(6));
+      assertThat(exit).as("exit code of the smoke run\n%s", bench.transcript()).isZero();
+    }
+
+    JsonObject results = JsonParser.parseString(Files.readString(resultsDir.resolve("latest.json"))).getAsJsonObject();
+    assertThat(results.get("mode").getAsString()).isEqualTo("smoke");
+    assertThat(results.keySet()).contains("machine", "jvm", "agentJar", "micro", "e2e", "startup", "heap", "targets", "checks");
+    assertThat(Files.readString(resultsDir.resolve("latest.md")))
+        .contains("## Micro-benchmarks", "## End-to-end resync waves", "## Start-up", "## Retained heap", "## Targets");
+
+    JsonArray benchmarks = results.getAsJsonObject("micro").getAsJsonArray("benchmarks");
+    assertThat(names(benchmarks, "name"))
+        .containsExactly(
+            "handlerNoopIdle", "handlerChangedIdle", "handlerNoopEnqueue", "handlerChangedEnqueue", "workQueueCycle", "rateLimitingQueueCycle",
+            "reconcile");
+    for (JsonElement benchmark : benchmarks) {
+      assertThat(benchmark.getAsJsonObject().getAsJsonObject("nsPerOp").keySet()).containsExactly("none", "resync-meter");
+      assertThat(benchmark.getAsJsonObject().getAsJsonObject("bytesPerOp").keySet()).containsExactly("none", "resync-meter");
+    }
+    List<String> configs = List.of("none", "resync-meter", "opentelemetry", "jmx-exporter");
+    assertThat(results.getAsJsonObject("e2e").getAsJsonObject("configs").keySet()).containsExactlyElementsOf(configs);
+    assertThat(results.getAsJsonObject("heap").getAsJsonObject("liveHeap").keySet()).containsExactlyElementsOf(configs);
+    JsonObject probes = results.getAsJsonObject("startup").getAsJsonObject("probes");
+    assertThat(probes.keySet()).containsExactly("java -version", "first reconcile");
+    for (String probe : probes.keySet()) {
+      assertThat(probes.getAsJsonObject(probe).keySet()).containsExactlyElementsOf(configs);
+    }
+
+    JsonArray checks = results.getAsJsonArray("checks");
+    List<String> failed = new ArrayList<>();
+    List<String> exactCounts = new ArrayList<>();
+    for (JsonElement element : checks) {
+      JsonObject check = element.getAsJsonObject();
+      if (!check.get("passed").getAsBoolean()) {
+        failed.add(check.get("name").getAsString() + ": " + check.get("detail").getAsString());
+      }
+      if (check.get("name").getAsString().contains("e2e exact count")) {
+        exactCounts.add(check.get("name").getAsString());
+      }
+    }
+    assertThat(failed).as("failed checks").isEmpty();
+    assertThat(exactCounts)
+        .as("the exact-count checks of the resync-meter e2e run")
+        .hasSize(4)
+        .anyMatch(name -> name.contains("informer_notifications_total{type=\"update\"}"))
+        .anyMatch(name -> name.contains("controller_reconcile_total"));
+    assertThat(results.get("passed").getAsBoolean()).isTrue();
+  }
+
+  private static List<String> names(JsonArray array, String field) {
+    List<String> names = new ArrayList<>();
+    array.forEach(e -> names.add(e.getAsJsonObject().get(field).getAsString()));
+    return names;
+  }
+
+  private static Path existing(String path) {
+    assertThat(path).as("system property set by failsafe").isNotNull();
+    Path resolved = Path.of(path).toAbsolutePath().normalize();
+    assertThat(resolved).as("run `mvn verify` from the top folder, which builds it first").isRegularFile();
+    return resolved;
+  }
+}

@@ -6,6 +6,8 @@ import dev.resyncmeter.collector.ResyncMetrics;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.dynamic.Nexus;
@@ -27,7 +29,10 @@ public final class ResyncMeterAgent {
   private ResyncMeterAgent() {}
 
   public static void premain(String args, Instrumentation instrumentation) {
-    start(args, instrumentation, true);
+    // Beside another Java agent, everything is done here, before that agent's premain, as always: its
+    // transformer may take its own class loader's lock while it loads a class, and a start thread
+    // loading our classes at the same time can deadlock with it (OpenTelemetry's does).
+    start(args, instrumentation, !besideOtherJavaAgents());
   }
 
   public static void agentmain(String args, Instrumentation instrumentation) {
@@ -59,7 +64,7 @@ public final class ResyncMeterAgent {
         starter.start();
       } else {
         gate.startedBy(Thread.currentThread());
-        weave(gate, instrumentation, server);
+        weave(gate, instrumentation, server, true);
       }
       String serving =
           server == null ? "serving no endpoint" : "serving http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
@@ -70,25 +75,39 @@ public final class ResyncMeterAgent {
   }
 
   /**
-   * On the start thread: the collector, its endpoint's answers, then the weaving. The gate opens when
-   * the weaving is installed, or could not be: no class loading ever waits for a failed start.
+   * On the start thread: the collector, then the weaving, then the endpoint's answers. The gate opens
+   * when the weaving is installed, or could not be: no class loading ever waits for a failed start.
+   * Before the gate opens, no advice can run; the endpoint's first answer may wait for the rest.
    */
-  private static void weave(StartGate gate, Instrumentation instrumentation, MetricsServer server) {
+  private static void weave(StartGate gate, Instrumentation instrumentation, MetricsServer server, boolean retransformLoaded) {
+    ResyncMetrics metrics = null;
     try {
-      ResyncMetrics metrics = new ResyncMetrics();
+      metrics = new ResyncMetrics();
       // Before any class is woven: advice that runs finds the collector.
       AgentMetrics.install(metrics);
-      Weaving.publishUnits(metrics);
       IdentityWeakMap.startCleaning();
-      if (server != null) {
-        server.serve(metrics);
-      }
-      Weaving.publishSystemClientJava(metrics);
-      Weaving.install(gate.delegatingTo(instrumentation));
+      gate.whenLate(Weaving.unitSwitches());
+      Weaving.install(gate.delegatingTo(instrumentation), retransformLoaded);
+      Weaving.weaveEarlyHandlers(instrumentation, gate.activate());
     } catch (Throwable t) {
       failedToStart(t);
     } finally {
       gate.open();
+    }
+    if (metrics == null) {
+      if (server != null) {
+        server.close();
+      }
+    } else {
+      try {
+        Weaving.publishUnits(metrics);
+        Weaving.publishSystemClientJava(metrics);
+        if (server != null) {
+          server.serve(metrics);
+        }
+      } catch (Throwable t) {
+        failedToStart(t);
+      }
     }
   }
 
@@ -157,7 +176,7 @@ public final class ResyncMeterAgent {
 
     @Override
     public void run() {
-      weave(gate, instrumentation, server);
+      weave(gate, instrumentation, server, false);
     }
   }
 
@@ -172,6 +191,49 @@ public final class ResyncMeterAgent {
     public void run() {
       server.close();
     }
+  }
+
+  /**
+   * Whether the JVM was given another Java agent: a {@code -javaagent} of another jar on the command
+   * line or in the variables the JVM and launcher read. When that cannot be told (no command line, an
+   * argument file), the answer is yes: the careful way.
+   */
+  static boolean besideOtherJavaAgents() {
+    try {
+      String[] commandLine = ProcessHandle.current().info().arguments().orElse(null);
+      if (commandLine == null) {
+        return true;
+      }
+      List<String> options = new ArrayList<>(List.of(commandLine));
+      for (String variable : new String[] {"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"}) {
+        String value = System.getenv(variable);
+        if (value != null) {
+          options.addAll(List.of(value.trim().split("\\s+")));
+        }
+      }
+      Path own = Path.of(ResyncMeterAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return otherJavaAgentIn(options, own);
+    } catch (Throwable cannotTell) {
+      return true;
+    }
+  }
+
+  static boolean otherJavaAgentIn(List<String> options, Path ownJar) {
+    Path own = ownJar.toAbsolutePath().normalize();
+    for (String option : options) {
+      if (option.startsWith("@")) {
+        return true;
+      }
+      if (option.startsWith("-javaagent:")) {
+        String jar = option.substring("-javaagent:".length());
+        int equals = jar.indexOf('=');
+        jar = equals < 0 ? jar : jar.substring(0, equals);
+        if (!Path.of(jar).toAbsolutePath().normalize().equals(own)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static String hostForUrl(String host) {

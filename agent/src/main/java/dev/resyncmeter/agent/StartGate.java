@@ -4,6 +4,9 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.IllegalClassFormatException;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
@@ -11,46 +14,111 @@ import java.util.jar.JarFile;
 /**
  * The agent's one class file transformer, registered by {@code premain} before anything costly: the
  * weaving (ByteBuddy's transformer) is built on the agent's start thread while the host starts, and
- * this gate hands every class to it once it is there.
+ * this gate hands classes to it once it is there. It goes through three states.
  *
- * <p>Until then a class goes by unchanged, except a class of client-java's informer or
- * client-java-extended's packages (not an interface): its loading waits for the weaving. Those are the
- * classes the units weave by name, and the only ones whose advice must see every instance from its
- * constructor on. A handler class loaded before (the host's own, in any package) is woven by the
- * retransformation that installs the weaving, and that is over before the gate lets any informer
- * class load: no informer can call a handler that is not woven yet.
+ * <ol>
+ *   <li>Building: only the start thread's own retransformations reach the weaving. A class the host
+ *       loads goes by unchanged and is noted (its loader and name), except a non-interface class of
+ *       client-java's informer or client-java-extended's packages: its loading waits. Those are the
+ *       classes the units weave by name, and the only ones whose advice must see every instance from
+ *       its constructor on.
+ *   <li>Active ({@link #activate}): every class goes to the weaving; the noted classes are handed
+ *       back, so the start thread retransforms the handlers among them (a handler class the host
+ *       loaded early, in any package). Client-java classes still wait.
+ *   <li>Open ({@link #open}): nothing waits. No informer class has loaded before this, so no informer
+ *       can call a handler that is not woven yet, and no advice runs before the collector exists.
+ * </ol>
  *
- * <p>It uses nothing but the JDK, so registering it costs the host no class of ByteBuddy's.
+ * <p>Host threads never run ByteBuddy's code while the start thread is loading it (only the gate's own
+ * code, which uses nothing but the JDK and is loaded in {@code premain}): two threads loading the
+ * same classes through each other's transformers is how class loading deadlocks.
  */
 final class StartGate implements ClassFileTransformer {
 
   /**
    * How long a class loading waits for the weaving. Far beyond any start (a few seconds on a loaded
    * machine); only reached if the start thread itself waits for the waiting thread (a class loader
-   * that locks itself as a whole), after which the class loads unwoven instead of never.
+   * that locks itself as a whole), after which that class and every later one load unwoven instead
+   * of never.
    */
   static final long MAX_WAIT_SECONDS = 30;
 
-  private static final String[] WOVEN_PACKAGES = {"io/kubernetes/client/informer/", "io/kubernetes/client/extended/"};
-  private static final int ACC_INTERFACE = 0x0200;
+  /**
+   * The classes the units weave by name, as the JVM names them. {@code WovenByNameTest} checks this
+   * against the units' own matchers: a class missing here would load unwoven if the host came to it
+   * before the weaving was ready.
+   */
+  static final Set<String> WOVEN_BY_NAME =
+      Set.of(
+          "io/kubernetes/client/informer/impl/DefaultSharedIndexInformer",
+          "io/kubernetes/client/informer/cache/ProcessorListener",
+          "io/kubernetes/client/informer/cache/ProcessorListener$UpdateNotification",
+          "io/kubernetes/client/informer/cache/SharedProcessor",
+          "io/kubernetes/client/informer/cache/DeltaFIFO",
+          "io/kubernetes/client/informer/cache/ReflectorRunnable",
+          "io/kubernetes/client/extended/workqueue/DefaultWorkQueue",
+          "io/kubernetes/client/extended/workqueue/DefaultDelayingQueue",
+          "io/kubernetes/client/extended/workqueue/DefaultRateLimitingQueue",
+          "io/kubernetes/client/extended/controller/DefaultControllerWatch",
+          "io/kubernetes/client/extended/controller/DefaultController");
 
-  private final CountDownLatch ready = new CountDownLatch(1);
+  private static final String[] NEVER_NOTED = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "dev/resyncmeter/agent/", "dev/resyncmeter/collector/"};
+
+  private final CountDownLatch opened = new CountDownLatch(1);
+  private final Object noting = new Object();
+  // Guarded by noting; null once active.
+  private List<Passed> passed = new ArrayList<>();
+  private volatile boolean active;
   private volatile ClassFileTransformer weaving;
   private volatile Thread starter;
+  private volatile List<UnitSwitch> unitsToTurnOffWhenLate = List.of();
 
-  /** The thread that builds the weaving: it never waits for itself. */
+  /** A class that loaded unchanged while the weaving was being built. */
+  static final class Passed {
+    final ClassLoader loader;
+    final String name;
+
+    Passed(ClassLoader loader, String name) {
+      this.loader = loader;
+      this.name = name;
+    }
+  }
+
+  /** The thread that builds the weaving: it never waits for itself, and its retransformations are woven. */
   void startedBy(Thread thread) {
     starter = thread;
   }
 
-  /** Whether classes have been handed to the weaving or let go unwoven for good. */
-  boolean isOpen() {
-    return ready.getCount() == 0;
+  /**
+   * From now on every class goes to the weaving. Returns the classes that loaded unchanged before, in
+   * the order they came (their names as the JVM gave them, with '/').
+   */
+  List<Passed> activate() {
+    synchronized (noting) {
+      active = true;
+      List<Passed> before = passed;
+      passed = null;
+      return before == null ? List.of() : before;
+    }
   }
 
   /** From now on (weaving installed, or failed to be) no class loading waits. */
   void open() {
-    ready.countDown();
+    activate();
+    opened.countDown();
+  }
+
+  /** Whether no class loading waits any longer. */
+  boolean isOpen() {
+    return opened.getCount() == 0;
+  }
+
+  /**
+   * The units to switch off if a class loading gives up waiting: they would miss that class's first
+   * instances and count wrong, and none counts rather than wrong.
+   */
+  void whenLate(List<UnitSwitch> units) {
+    unitsToTurnOffWhenLate = units;
   }
 
   /**
@@ -66,7 +134,7 @@ final class StartGate implements ClassFileTransformer {
   public byte[] transform(
       ClassLoader loader, String className, Class<?> classBeingRedefined, ProtectionDomain domain, byte[] classFile)
       throws IllegalClassFormatException {
-    ClassFileTransformer delegate = beforeWeaving(loader, className, classBeingRedefined, classFile);
+    ClassFileTransformer delegate = delegate(loader, className, classBeingRedefined);
     return delegate == null ? null : delegate.transform(loader, className, classBeingRedefined, domain, classFile);
   }
 
@@ -79,71 +147,52 @@ final class StartGate implements ClassFileTransformer {
       ProtectionDomain domain,
       byte[] classFile)
       throws IllegalClassFormatException {
-    ClassFileTransformer delegate = beforeWeaving(loader, className, classBeingRedefined, classFile);
+    ClassFileTransformer delegate = delegate(loader, className, classBeingRedefined);
     return delegate == null ? null : delegate.transform(module, loader, className, classBeingRedefined, domain, classFile);
   }
 
-  /** Waits for the weaving if this class must be woven from its first instance on; the weaving, or null. */
-  private ClassFileTransformer beforeWeaving(ClassLoader loader, String className, Class<?> classBeingRedefined, byte[] classFile) {
-    if (ready.getCount() != 0
-        && classBeingRedefined == null
-        && loader != null
-        && inWovenPackage(className)
-        && !isInterface(classFile)
-        && Thread.currentThread() != starter) {
-      try {
-        ready.await(MAX_WAIT_SECONDS, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+  /** The weaving for this class, or null to leave it unchanged; waits first if it must be woven from its start. */
+  private ClassFileTransformer delegate(ClassLoader loader, String className, Class<?> classBeingRedefined) {
+    if (Thread.currentThread() == starter) {
+      return weaving;
+    }
+    if (opened.getCount() != 0 && classBeingRedefined == null && loader != null && className != null) {
+      if (WOVEN_BY_NAME.contains(className)) {
+        awaitOpen();
+      } else if (!active && note(loader, className)) {
+        return null;
       }
     }
-    return weaving;
+    return active ? weaving : null;
   }
 
-  static boolean inWovenPackage(String className) {
-    if (className == null) {
-      return false;
+  private void awaitOpen() {
+    try {
+      if (!opened.await(MAX_WAIT_SECONDS, TimeUnit.SECONDS)) {
+        open();
+        for (UnitSwitch unit : unitsToTurnOffWhenLate) {
+          unit.turnOff("the agent's start did not finish within " + MAX_WAIT_SECONDS + " s, and client-java classes loaded without it");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-    for (String prefix : WOVEN_PACKAGES) {
+  }
+
+  /** Notes a class loading unchanged; false when the gate became active meanwhile (then it is woven). */
+  private boolean note(ClassLoader loader, String className) {
+    for (String prefix : NEVER_NOTED) {
       if (className.startsWith(prefix)) {
         return true;
       }
     }
-    return false;
-  }
-
-  /**
-   * Whether the class file declares an interface (or annotation): its access flags follow the constant
-   * pool. Unreadable bytes count as a class, which waits.
-   */
-  static boolean isInterface(byte[] classFile) {
-    try {
-      int count = u2(classFile, 8);
-      int at = 10;
-      for (int index = 1; index < count; index++) {
-        int tag = classFile[at] & 0xff;
-        switch (tag) {
-          case 1 -> at += 3 + u2(classFile, at + 1); // Utf8
-          case 3, 4, 9, 10, 11, 12, 17, 18 -> at += 5; // Integer, Float, refs, NameAndType, Dynamic, InvokeDynamic
-          case 5, 6 -> { // Long, Double: two entries
-            at += 9;
-            index++;
-          }
-          case 7, 8, 16, 19, 20 -> at += 3; // Class, String, MethodType, Module, Package
-          case 15 -> at += 4; // MethodHandle
-          default -> {
-            return false;
-          }
-        }
+    synchronized (noting) {
+      if (active) {
+        return false;
       }
-      return (u2(classFile, at) & ACC_INTERFACE) != 0;
-    } catch (RuntimeException unreadable) {
-      return false;
+      passed.add(new Passed(loader, className));
+      return true;
     }
-  }
-
-  private static int u2(byte[] bytes, int at) {
-    return ((bytes[at] & 0xff) << 8) | (bytes[at + 1] & 0xff);
   }
 
   /** What ByteBuddy installs on: its transformer becomes the gate's delegate; all else is the JVM's. */

@@ -9,14 +9,17 @@ import dev.resyncmeter.agent.clientjava.informer.InformerInstrumentation;
 import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueInstrumentation;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.Nexus;
-import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
@@ -26,6 +29,8 @@ import net.bytebuddy.utility.JavaModule;
  * agent's start thread loads this class, so {@code premain} itself loads none of ByteBuddy.
  */
 final class Weaving {
+
+  private static final String RESOURCE_EVENT_HANDLER = "io.kubernetes.client.informer.ResourceEventHandler";
 
   static final List<InstrumentationUnit> CLIENT_JAVA_UNITS =
       List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation());
@@ -41,60 +46,120 @@ final class Weaving {
   }
 
   /**
-   * Installs the units on {@code instrumentation} and weaves the matching classes already loaded (a
-   * handler class the host loaded before, or everything when attached to a running JVM).
+   * Installs the units on {@code instrumentation}. With {@code retransformLoaded}, the matching classes
+   * already loaded are woven too (attached to a running JVM: all of them); without, the start weaves
+   * the few that matter itself ({@link #weaveEarlyHandlers}), and no pass over every loaded class is
+   * made.
    */
-  static void install(Instrumentation instrumentation) {
-    // Advice needs neither Nexus (no type initializers to run) nor class injection. Left enabled, our
-    // ByteBuddy probes both through sun.misc.Unsafe, and Java 24+ prints WARNING lines naming the agent
-    // on the host's stderr. Both keys are relocated with ByteBuddy: the host's own ByteBuddy never
-    // reads them.
-    System.setProperty(Nexus.PROPERTY, "true");
-    if (System.getProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY) == null) {
-      System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
-    }
+  static void install(Instrumentation instrumentation, boolean retransformLoaded) {
+    // premain switched off Nexus and Unsafe class injection before (ResyncMeterAgent.disableUnsafeProbes).
     // Advice rewrites only methods a class declares, so no method graph of its super types is needed;
     // building one reads every interface's class file, and another agent's injected interfaces
     // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class.
     ByteBuddy byteBuddy = new ByteBuddy().with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
     AgentBuilder builder =
         new AgentBuilder.Default(byteBuddy)
+            // Advice that a retransformation can weave, too (the early handlers, a JVM attached to).
             .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            // Classes the host loads while the weaving is being installed: a class defined after the
-            // first look at the loaded classes is found by the next one.
-            .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
             .with(AgentBuilder.TypeStrategy.Default.DECORATE)
             .with(new FaultListener())
             .ignore(IGNORED.or(isSynthetic()));
+    if (retransformLoaded) {
+      builder =
+          builder
+              .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+              // Classes the host loads while the weaving is being installed: a class defined after the
+              // first look at the loaded classes is found by the next one.
+              .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE);
+    }
     for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
       builder = unit.install(builder);
     }
     builder.installOn(instrumentation);
   }
 
-  /**
-   * Classes no unit could match, by name alone (so without reading a class file): the JDK's, the
-   * agent's own, and libraries that never hold an informer's handler. Not client-java's informer or
-   * extended packages, and nothing of the host's own.
-   */
-  static final ElementMatcher.Junction<TypeDescription> IGNORED = ignoredPrefixes(
-      "java.",
-      "javax.",
-      "jdk.",
-      "sun.",
-      "com.sun.",
-      "dev.resyncmeter.agent.",
-      "dev.resyncmeter.collector.",
-      // thousands of generated models, none of them a handler
-      "io.kubernetes.client.openapi.models.");
+  /** Classes no unit could match, by name: the JDK's, the agent's own, and client-java's models. */
+  static final ElementMatcher.Junction<TypeDescription> IGNORED =
+      nameStartsWith("java.")
+          .or(nameStartsWith("javax."))
+          .or(nameStartsWith("jdk."))
+          .or(nameStartsWith("sun."))
+          .or(nameStartsWith("com.sun."))
+          .or(nameStartsWith("dev.resyncmeter.agent."))
+          .or(nameStartsWith("dev.resyncmeter.collector."))
+          // thousands of generated models, none of them a handler
+          .or(nameStartsWith("io.kubernetes.client.openapi.models."));
 
-  private static ElementMatcher.Junction<TypeDescription> ignoredPrefixes(String... prefixes) {
-    ElementMatcher.Junction<TypeDescription> matcher = nameStartsWith(prefixes[0]);
-    for (int i = 1; i < prefixes.length; i++) {
-      matcher = matcher.or(nameStartsWith(prefixes[i]));
+  /** The units' switches (for the start gate: a start too late switches them off). */
+  static List<UnitSwitch> unitSwitches() {
+    List<UnitSwitch> switches = new ArrayList<>();
+    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+      switches.add(unit.unitSwitch());
     }
-    return matcher;
+    return switches;
+  }
+
+  /**
+   * Weaves the handler classes among those the host loaded while the weaving was being installed (the
+   * installation's own retransformation may have missed the last of them): they are retransformed
+   * now, before any informer class loads. A class still being defined is waited for, briefly.
+   */
+  static void weaveEarlyHandlers(Instrumentation instrumentation, List<StartGate.Passed> passed) {
+    Map<ClassLoader, Set<String>> wanted = new IdentityHashMap<>();
+    for (StartGate.Passed type : passed) {
+      wanted.computeIfAbsent(type.loader, loader -> new HashSet<>()).add(type.name.replace('/', '.'));
+    }
+    List<Class<?>> handlers = new ArrayList<>();
+    for (int attempt = 0; !wanted.isEmpty() && attempt < 20; attempt++) {
+      if (attempt > 0) {
+        sleep(10);
+      }
+      for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+        Set<String> names = wanted.get(type.getClassLoader());
+        if (names != null && names.remove(type.getName())) {
+          if (names.isEmpty()) {
+            wanted.remove(type.getClassLoader());
+          }
+          if (!type.isInterface() && reachesHandler(type) && instrumentation.isModifiableClass(type)) {
+            handlers.add(type);
+          }
+        }
+      }
+    }
+    for (Class<?> handler : handlers) {
+      try {
+        instrumentation.retransformClasses(handler);
+      } catch (Throwable t) {
+        AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + handler.getName() + ": " + t, t));
+      }
+    }
+  }
+
+  /** Whether a loaded class has client-java's handler interface among its super types (by name). */
+  static boolean reachesHandler(Class<?> type) {
+    if (type == null || type.getName().startsWith("java.")) {
+      return false;
+    }
+    if (type.getName().equals(RESOURCE_EVENT_HANDLER)) {
+      return true;
+    }
+    if (reachesHandler(type.getSuperclass())) {
+      return true;
+    }
+    for (Class<?> implemented : type.getInterfaces()) {
+      if (reachesHandler(implemented)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The client-java version of the system class path, published now; null when it has none. */

@@ -30,49 +30,11 @@ class StartGateTest {
     }
   }
 
-  @interface Marker {}
-
-  enum Color {
-    RED
-  }
-
-  record Point(long x, double y) {}
-
-  /** Long and double constants take two constant pool entries: the walk must skip both. */
-  static final class WithWideConstants {
-    static final long BIG = 1L << 40;
-    static final double HALF = 0.5;
-
-    double scaled(long value) {
-      return value * HALF + BIG;
-    }
-  }
-
   @Test
-  void interfacesAndAnnotationsAreToldFromClassesByTheirClassFile() throws IOException {
-    assertThat(StartGate.isInterface(classFile(Runnable.class))).isTrue();
-    assertThat(StartGate.isInterface(classFile(Marker.class))).isTrue();
-    assertThat(StartGate.isInterface(classFile("java/util/Map.class"))).isTrue();
-    assertThat(StartGate.isInterface(classFile(StartGate.class))).isFalse();
-    assertThat(StartGate.isInterface(classFile(Color.class))).isFalse();
-    assertThat(StartGate.isInterface(classFile(Point.class))).isFalse();
-    assertThat(StartGate.isInterface(classFile(WithWideConstants.class))).isFalse();
-    assertThat(StartGate.isInterface(classFile("java/lang/Math.class"))).isFalse();
-  }
-
-  @Test
-  void unreadableBytesCountAsAClassWhichWaits() {
-    assertThat(StartGate.isInterface(new byte[0])).isFalse();
-    assertThat(StartGate.isInterface(new byte[] {(byte) 0xca, (byte) 0xfe, (byte) 0xba, (byte) 0xbe, 0, 0, 0, 61, 0, 5, 99})).isFalse();
-  }
-
-  @Test
-  void onlyClientJavasInformerAndExtendedPackagesAreWoven() {
-    assertThat(StartGate.inWovenPackage("io/kubernetes/client/informer/cache/ProcessorListener")).isTrue();
-    assertThat(StartGate.inWovenPackage("io/kubernetes/client/extended/workqueue/DefaultWorkQueue")).isTrue();
-    assertThat(StartGate.inWovenPackage("io/kubernetes/client/openapi/ApiClient")).isFalse();
-    assertThat(StartGate.inWovenPackage("com/example/MyHandler")).isFalse();
-    assertThat(StartGate.inWovenPackage(null)).isFalse();
+  void onlyTheClassesWovenByNameWait() {
+    assertThat(StartGate.WOVEN_BY_NAME)
+        .contains("io/kubernetes/client/informer/cache/ProcessorListener", "io/kubernetes/client/extended/workqueue/DefaultWorkQueue")
+        .doesNotContain("io/kubernetes/client/informer/SharedInformerFactory", "io/kubernetes/client/informer/ResourceEventHandler");
   }
 
   /** A weaving that answers {@link #WOVEN} for every class and records what it was given. */
@@ -112,8 +74,17 @@ class StartGateTest {
         });
   }
 
+  private static List<String> names(List<StartGate.Passed> passed) {
+    List<String> names = new ArrayList<>();
+    for (StartGate.Passed type : passed) {
+      assertThat(type.loader).isSameAs(LOADER);
+      names.add(type.name);
+    }
+    return names;
+  }
+
   @Test
-  void aClientJavaClassWaitsForTheWeavingAndIsWovenByIt() throws Exception {
+  void aClientJavaClassWaitsUntilTheGateOpensAndIsWovenThen() throws Exception {
     StartGate gate = new StartGate();
     List<Object> registered = new ArrayList<>();
     byte[] aClass = classFile(StartGate.class);
@@ -122,7 +93,9 @@ class StartGateTest {
 
     RecordingWeaving weaving = new RecordingWeaving();
     gate.delegatingTo(jvm(registered)).addTransformer(weaving, true);
-    assertThat(waitBriefly(listener)).as("waits until the weaving is installed, retransformation included").isFalse();
+    assertThat(waitBriefly(listener)).as("loads before the weaving is active").isFalse();
+    gate.activate();
+    assertThat(waitBriefly(listener)).as("loads before the early handlers are woven").isFalse();
 
     gate.open();
     assertThat(listener.get(10, TimeUnit.SECONDS)).isSameAs(WOVEN);
@@ -131,38 +104,44 @@ class StartGateTest {
   }
 
   @Test
-  void everythingElseGoesByUnchangedUntilTheWeavingIsThere() throws Exception {
+  void untilActiveOtherClassesGoByUnchangedAndAreNoted() throws Exception {
     StartGate gate = new StartGate();
+    RecordingWeaving weaving = new RecordingWeaving();
+    gate.delegatingTo(jvm(new ArrayList<>())).addTransformer(weaving, true);
     byte[] aClass = classFile(StartGate.class);
     byte[] anInterface = classFile(Runnable.class);
     assertThat(load(gate, "com/example/MyHandler", aClass).get(10, TimeUnit.SECONDS)).isNull();
     assertThat(load(gate, "io/kubernetes/client/informer/ResourceEventHandler", anInterface).get(10, TimeUnit.SECONDS)).isNull();
-    assertThat(gate.transform(null, null, "io/kubernetes/client/informer/cache/DeltaFIFO", null, null, aClass))
-        .as("the boot loader holds no client-java")
+    assertThat(load(gate, "io/kubernetes/client/informer/SharedInformerFactory", aClass).get(10, TimeUnit.SECONDS))
+        .as("client-java's classes that are not woven by name do not wait")
         .isNull();
-    assertThat(gate.transform(null, LOADER, "io/kubernetes/client/informer/cache/DeltaFIFO", StartGate.class, null, aClass))
-        .as("a retransformation (the weaving's own, among others) never waits")
+    assertThat(load(gate, "java/lang/Whatever", aClass).get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(gate.transform(null, null, "com/example/BootLoaded", null, null, aClass)).as("the boot loader holds no client-java").isNull();
+    assertThat(gate.transform(null, LOADER, "com/example/Retransformed", StartGate.class, null, aClass))
+        .as("another agent's retransformation before the weaving is active")
         .isNull();
+    assertThat(weaving.seen).as("the weaving is not run on a host thread before it is active").isEmpty();
+
+    assertThat(names(gate.activate()))
+        .as("the classes to look at once the weaving is active; never the JDK's, the boot loader's, or a redefinition")
+        .containsExactly(
+            "com/example/MyHandler", "io/kubernetes/client/informer/ResourceEventHandler", "io/kubernetes/client/informer/SharedInformerFactory");
+    assertThat(load(gate, "com/example/Later", aClass).get(10, TimeUnit.SECONDS)).isSameAs(WOVEN);
+    assertThat(gate.activate()).as("nothing is noted once active").isEmpty();
+    assertThat(weaving.seen).containsExactly("com/example/Later");
   }
 
   @Test
-  void theStartThreadNeverWaitsForItself() throws Exception {
+  void theStartThreadIsWovenAtOnceAndNeverWaitsForItself() throws Exception {
     StartGate gate = new StartGate();
     gate.startedBy(Thread.currentThread());
-    assertThat(gate.transform(null, LOADER, "io/kubernetes/client/informer/cache/DeltaFIFO", null, null, classFile(StartGate.class)))
-        .isNull();
-  }
-
-  @Test
-  void onceTheWeavingIsThereEveryClassGoesToIt() throws Exception {
-    StartGate gate = new StartGate();
+    byte[] aClass = classFile(StartGate.class);
+    assertThat(gate.transform(null, LOADER, "io/kubernetes/client/informer/cache/DeltaFIFO", null, null, aClass)).isNull();
     RecordingWeaving weaving = new RecordingWeaving();
     gate.delegatingTo(jvm(new ArrayList<>())).addTransformer(weaving, true);
-    assertThat(load(gate, "com/example/MyHandler", classFile(StartGate.class)).get(10, TimeUnit.SECONDS)).isSameAs(WOVEN);
-    gate.open();
-    assertThat(load(gate, "io/kubernetes/client/informer/cache/DeltaFIFO", classFile(StartGate.class)).get(10, TimeUnit.SECONDS))
+    assertThat(gate.transform(null, LOADER, "com/example/MyHandler", StartGate.class, null, aClass))
+        .as("the installation's own retransformation")
         .isSameAs(WOVEN);
-    assertThat(weaving.seen).containsExactly("com/example/MyHandler", "io/kubernetes/client/informer/cache/DeltaFIFO");
   }
 
   @Test
@@ -172,6 +151,7 @@ class StartGateTest {
     gate.open();
     assertThat(informer.get(10, TimeUnit.SECONDS)).isNull();
     assertThat(gate.isOpen()).isTrue();
+    assertThat(load(gate, "io/kubernetes/client/informer/cache/DeltaFIFO", classFile(StartGate.class)).get(10, TimeUnit.SECONDS)).isNull();
   }
 
   private static boolean waitBriefly(CompletableFuture<?> future) throws Exception {

@@ -1,8 +1,5 @@
 package dev.resyncmeter.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-
 import dev.resyncmeter.agent.clientjava.ClientJavaVersion;
 import dev.resyncmeter.agent.clientjava.controller.ControllerInstrumentation;
 import dev.resyncmeter.agent.clientjava.informer.InformerInstrumentation;
@@ -63,7 +60,9 @@ final class Weaving {
             .disableClassFormatChanges()
             .with(AgentBuilder.TypeStrategy.Default.DECORATE)
             .with(new FaultListener())
-            .ignore(IGNORED.or(isSynthetic()));
+            // By name only: a check of the class's modifiers (isSynthetic, say) would parse the class
+            // file of every class the host loads, in every class loader.
+            .ignore(IGNORED);
     if (retransformLoaded) {
       builder =
           builder
@@ -78,17 +77,84 @@ final class Weaving {
     builder.installOn(instrumentation);
   }
 
-  /** Classes no unit could match, by name: the JDK's, the agent's own, and client-java's models. */
-  static final ElementMatcher.Junction<TypeDescription> IGNORED =
-      nameStartsWith("java.")
-          .or(nameStartsWith("javax."))
-          .or(nameStartsWith("jdk."))
-          .or(nameStartsWith("sun."))
-          .or(nameStartsWith("com.sun."))
-          .or(nameStartsWith("dev.resyncmeter.agent."))
-          .or(nameStartsWith("dev.resyncmeter.collector."))
-          // thousands of generated models, none of them a handler
-          .or(nameStartsWith("io.kubernetes.client.openapi.models."));
+  /**
+   * Classes no unit could match, told by name alone, so without reading a class file: the JDK's, the
+   * agent's own, client-java's generated API and model classes, and libraries that never hold an
+   * informer's handler (client-java's own dependencies among them). Not client-java's informer, util
+   * or extended packages, no framework that builds on client-java (Spring Cloud Kubernetes has
+   * handlers), and nothing of the host's own.
+   */
+  static final NamePrefixes IGNORED =
+      new NamePrefixes(
+          "java.",
+          "javax.",
+          "jdk.",
+          "sun.",
+          "com.sun.",
+          "dev.resyncmeter.agent.",
+          "dev.resyncmeter.collector.",
+          // thousands of generated models and API classes, none of them a handler
+          "io.kubernetes.client.openapi.",
+          "io.kubernetes.client.proto.",
+          "io.kubernetes.client.custom.",
+          // client-java's own dependencies
+          "okhttp3.",
+          "okio.",
+          "kotlin.",
+          "kotlinx.",
+          "com.google.gson.",
+          "io.gsonfire.",
+          "com.google.protobuf.",
+          "org.apache.commons.",
+          "org.bouncycastle.",
+          "org.jose4j.",
+          "org.yaml.snakeyaml.",
+          "io.prometheus.",
+          "io.github.bucket4j.",
+          "com.github.benmanes.caffeine.",
+          "io.swagger.",
+          "com.fasterxml.jackson.",
+          "org.slf4j.",
+          // other libraries a controller's class path often holds
+          "net.bytebuddy.",
+          "io.micrometer.",
+          "com.google.common.",
+          "com.google.errorprone.",
+          "com.google.thirdparty.",
+          "org.checkerframework.",
+          "org.jetbrains.annotations.",
+          "jakarta.",
+          "ch.qos.logback.",
+          "org.apache.logging.log4j.",
+          "io.netty.",
+          "scala.",
+          "groovy.",
+          "org.codehaus.groovy.");
+
+  /** Matches a type whose name starts with one of the prefixes; reads nothing but the name. */
+  static final class NamePrefixes extends ElementMatcher.Junction.AbstractBase<TypeDescription> {
+    private final String[] prefixes;
+
+    NamePrefixes(String... prefixes) {
+      this.prefixes = prefixes;
+    }
+
+    @Override
+    public boolean matches(TypeDescription type) {
+      String name = type.getName();
+      for (String prefix : prefixes) {
+        if (name.startsWith(prefix)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return "nameStartsWithAnyOf(" + String.join(", ", prefixes) + ")";
+    }
+  }
 
   /** The units' switches (for the start gate: a start too late switches them off). */
   static List<UnitSwitch> unitSwitches() {

@@ -41,6 +41,8 @@ public final class ResyncMeterAgent {
   }
 
   private static void start(String args, Instrumentation instrumentation, boolean inBackground) {
+    StartGate gate = null;
+    boolean handedOver = false;
     try {
       // First: Micrometer logs through our SLF4J too, and the binding reads its settings only once.
       AgentLog.init();
@@ -54,7 +56,7 @@ public final class ResyncMeterAgent {
       }
       disableUnsafeProbes();
       MetricsServer server = bind(arguments);
-      StartGate gate = new StartGate();
+      gate = new StartGate();
       instrumentation.addTransformer(gate, true);
       if (inBackground) {
         Thread starter = new Thread(null, new Start(gate, instrumentation, server), "resync-meter-start", 0, false);
@@ -66,10 +68,15 @@ public final class ResyncMeterAgent {
         gate.startedBy(Thread.currentThread());
         weave(gate, instrumentation, server, true);
       }
+      handedOver = true;
       String serving =
           server == null ? "serving no endpoint" : "serving http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
       AgentLog.info("resync-meter {} {}; {}", version(), serving, clientLibraries());
     } catch (Throwable t) {
+      if (gate != null && !handedOver) {
+        // the weaving will not come: nothing may wait for it
+        gate.open();
+      }
       failedToStart(t);
     }
   }

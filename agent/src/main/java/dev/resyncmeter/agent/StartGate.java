@@ -17,21 +17,22 @@ import java.util.jar.JarFile;
  * this gate hands classes to it once it is there. It goes through three states.
  *
  * <ol>
- *   <li>Building: only the start thread's own retransformations reach the weaving. A class the host
- *       loads goes by unchanged and is noted (its loader and name), except a non-interface class of
- *       client-java's informer or client-java-extended's packages: its loading waits. Those are the
- *       classes the units weave by name, and the only ones whose advice must see every instance from
- *       its constructor on.
+ *   <li>Building: only the start thread's own class loading and retransformations reach the weaving.
+ *       A class the host loads goes by unchanged and is noted (its loader and name), except a class
+ *       the units weave by name ({@link #WOVEN_BY_NAME}): its loading waits. Their advice must see
+ *       every instance from its constructor on.
  *   <li>Active ({@link #activate}): every class goes to the weaving; the noted classes are handed
  *       back, so the start thread retransforms the handlers among them (a handler class the host
- *       loaded early, in any package). Client-java classes still wait.
- *   <li>Open ({@link #open}): nothing waits. No informer class has loaded before this, so no informer
- *       can call a handler that is not woven yet, and no advice runs before the collector exists.
+ *       loaded early, in any package). The classes woven by name still wait.
+ *   <li>Open ({@link #open}): nothing waits. No class woven by name (no informer, listener or queue)
+ *       has loaded before this, so no informer can call a handler that is not woven yet, and no advice
+ *       runs before the collector exists.
  * </ol>
  *
- * <p>Host threads never run ByteBuddy's code while the start thread is loading it (only the gate's own
- * code, which uses nothing but the JDK and is loaded in {@code premain}): two threads loading the
- * same classes through each other's transformers is how class loading deadlocks.
+ * <p>While the weaving is being installed, host threads run none of ByteBuddy's code, only the gate's
+ * own, which uses nothing but the JDK and is loaded in {@code premain}: two threads loading the same
+ * classes through each other's transformers is how class loading deadlocks. For the same reason the
+ * start runs on its own thread only when no other Java agent is there ({@code ResyncMeterAgent}).
  */
 final class StartGate implements ClassFileTransformer {
 

@@ -67,7 +67,7 @@ public final class AgentArguments {
   private void set(String key, String value, String source) {
     switch (key) {
       case "host" -> {
-        if (value.isEmpty() || !value.chars().allMatch(AgentArguments::isHostChar)) {
+        if (value.isEmpty() || !allHostChars(value)) {
           problems.add(
               "bad value for " + source + " '" + printable(value) + "': expected a host name or IP address; using "
                   + host);
@@ -90,11 +90,27 @@ public final class AgentArguments {
   }
 
   private static Integer parsePort(String value) {
-    if (value.isEmpty() || value.length() > 5 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    if (value.isEmpty() || value.length() > 5) {
       return null;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+        return null;
+      }
     }
     int port = Integer.parseInt(value);
     return port <= 65535 ? port : null;
+  }
+
+  // Loops rather than streams here: this runs before the host's main, and a first lambda costs it the
+  // lambda machinery's start.
+  private static boolean allHostChars(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (!isHostChar(value.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isHostChar(int c) {

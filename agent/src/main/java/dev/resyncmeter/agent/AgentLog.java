@@ -2,13 +2,15 @@ package dev.resyncmeter.agent;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.io.PrintStream;
 import org.slf4j.helpers.MessageFormatter;
 
 /**
- * The agent's logger: the SLF4J simple binding inside the agent jar (relocated, so the host's own
- * logging is never touched), writing {@code [resync-meter] LEVEL message} lines to stderr.
+ * The agent's log lines, {@code [resync-meter] LEVEL message} on stderr, in the format of the SLF4J
+ * simple binding inside the agent jar (relocated, so the host's own logging is never touched). The
+ * agent writes its own lines itself: the binding's start (a date format for the fixed prefix, with the
+ * JDK's calendar and locale data) would cost the host's start-up more than all else {@code premain}
+ * does. The binding stays configured for Micrometer, which logs through it, with the same format.
  *
  * <p>Lines written while the host runs go through {@link #warnLater}: a host thread only drops the
  * line into a small queue, and one daemon thread of ours writes it, so no handler, worker or class
@@ -16,13 +18,17 @@ import org.slf4j.helpers.MessageFormatter;
  */
 public final class AgentLog {
 
-  private static final Logger LOG = configure();
+  private static final String PREFIX = "[resync-meter] ";
   private static final BlockingQueue<String> PENDING = new ArrayBlockingQueue<>(64);
   private static volatile Thread writer;
 
+  static {
+    configure();
+  }
+
   private AgentLog() {}
 
-  private static Logger configure() {
+  private static void configure() {
     // These keys are relocated with the binding in the agent jar, so they configure only our copy.
     // The date format is a quoted literal: the simple binding's one way to print a fixed prefix.
     setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
@@ -31,7 +37,6 @@ public final class AgentLog {
     setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
     setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
     setIfAbsent("org.slf4j.simpleLogger.levelInBrackets", "false");
-    return LoggerFactory.getLogger("resync-meter");
   }
 
   private static void setIfAbsent(String key, String value) {
@@ -40,9 +45,25 @@ public final class AgentLog {
     }
   }
 
+  /** Configures the binding before anything (Micrometer) starts it; it reads its settings only once. */
+  public static void init() {
+    // the class initializer did it
+  }
+
   /** For the agent's start, which runs before the host's main: writes at once. */
-  public static Logger get() {
-    return LOG;
+  public static void info(String format, Object... arguments) {
+    write("INFO", MessageFormatter.arrayFormat(format, arguments).getMessage());
+  }
+
+  /** For the agent's start, which runs before the host's main: writes at once. */
+  public static void warn(String format, Object... arguments) {
+    write("WARN", MessageFormatter.arrayFormat(format, arguments).getMessage());
+  }
+
+  private static void write(String level, String message) {
+    PrintStream err = System.err;
+    err.println(PREFIX + level + " " + message);
+    err.flush();
   }
 
   /**
@@ -71,7 +92,7 @@ public final class AgentLog {
   private static void writeQueuedLines() {
     while (true) {
       try {
-        LOG.warn(PENDING.take());
+        write("WARN", PENDING.take());
       } catch (InterruptedException e) {
         return;
       } catch (Throwable ignored) {

@@ -1,145 +1,259 @@
 package dev.resyncmeter.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-
 import dev.resyncmeter.agent.clientjava.ClientJavaVersion;
-import dev.resyncmeter.agent.clientjava.controller.ControllerInstrumentation;
-import dev.resyncmeter.agent.clientjava.informer.InformerInstrumentation;
-import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueInstrumentation;
 import dev.resyncmeter.collector.MetricsServer;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.dynamic.loading.ClassInjector;
-import net.bytebuddy.dynamic.scaffold.MethodGraph;
-import net.bytebuddy.utility.JavaModule;
 
 /**
- * The agent's entry: {@code -javaagent} ({@link #premain}) or attach ({@link #agentmain}). It starts
- * the collector and its endpoint, then weaves the instrumentation units. Whatever goes wrong here
- * costs the host one line on stderr, never its start.
+ * The agent's entry: {@code -javaagent} ({@link #premain}) or attach ({@link #agentmain}). It reports
+ * its arguments and binds its endpoint, then builds the collector and weaves the instrumentation units
+ * on a thread of its own while the host starts (see {@link StartGate}). Whatever goes wrong here costs
+ * the host one line on stderr, never its start.
  */
 public final class ResyncMeterAgent {
 
-  static final List<InstrumentationUnit> CLIENT_JAVA_UNITS =
-      List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation());
+  /** The units' names, for the start line (the units themselves load with ByteBuddy, later). */
+  static final List<String> UNIT_NAMES = List.of("informer", "workqueue", "controller");
 
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
   private ResyncMeterAgent() {}
 
   public static void premain(String args, Instrumentation instrumentation) {
-    start(args, instrumentation);
+    // Beside another Java agent, everything is done here, before that agent's premain, as always: its
+    // transformer may take its own class loader's lock while it loads a class, and a start thread
+    // loading our classes at the same time can deadlock with it (OpenTelemetry's does).
+    start(args, instrumentation, !besideOtherJavaAgents());
   }
 
   public static void agentmain(String args, Instrumentation instrumentation) {
-    start(args, instrumentation);
+    // Attached to a running host: its classes are loaded already, the weaving retransforms them now.
+    start(args, instrumentation, false);
   }
 
-  private static void start(String args, Instrumentation instrumentation) {
+  private static void start(String args, Instrumentation instrumentation, boolean inBackground) {
+    StartGate gate = null;
+    boolean handedOver = false;
     try {
       // First: Micrometer logs through our SLF4J too, and the binding reads its settings only once.
-      AgentLog.get();
+      AgentLog.init();
       if (!STARTED.compareAndSet(false, true)) {
-        AgentLog.get().warn("already running in this JVM; the second start is ignored");
+        AgentLog.warn("already running in this JVM; the second start is ignored");
         return;
       }
       AgentArguments arguments = AgentArguments.parse(args, System.getenv());
       for (String problem : arguments.problems()) {
-        AgentLog.get().warn(problem);
+        AgentLog.warn(problem);
       }
-      ResyncMetrics metrics = new ResyncMetrics();
-      AgentMetrics.install(metrics);
-      for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
-        UnitSwitch unitSwitch = unit.unitSwitch();
-        metrics.instrumentation(unitSwitch.component(), () -> !unitSwitch.isOff());
+      disableUnsafeProbes();
+      MetricsServer server = bind(arguments);
+      gate = new StartGate();
+      instrumentation.addTransformer(gate, true);
+      if (inBackground) {
+        Thread starter = new Thread(null, new Start(gate, instrumentation, server), "resync-meter-start", 0, false);
+        starter.setDaemon(true);
+        starter.setContextClassLoader(null);
+        gate.startedBy(starter);
+        starter.start();
+      } else {
+        gate.startedBy(Thread.currentThread());
+        weave(gate, instrumentation, server, true);
       }
-      IdentityWeakMap.startCleaning();
-      String serving = serve(arguments, metrics);
-      install(instrumentation);
-      AgentLog.get().info("resync-meter {} {}; {}", version(), serving, clientLibraries(metrics));
+      handedOver = true;
+      String serving =
+          server == null ? "serving no endpoint" : "serving http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
+      AgentLog.info("resync-meter {} {}; {}", version(), serving, clientLibraries());
     } catch (Throwable t) {
+      if (gate != null && !handedOver) {
+        // the weaving will not come: nothing may wait for it
+        gate.open();
+      }
+      failedToStart(t);
+    }
+  }
+
+  /**
+   * On the start thread: the collector, then the weaving, then the endpoint's answers. The gate opens
+   * when the weaving is installed, or could not be: no class loading ever waits for a failed start.
+   * Before the gate opens, no advice can run; the endpoint's first answer may wait for the rest.
+   */
+  private static void weave(StartGate gate, Instrumentation instrumentation, MetricsServer server, boolean retransformLoaded) {
+    ResyncMetrics metrics = null;
+    try {
+      metrics = new ResyncMetrics();
+      // Before any class is woven: advice that runs finds the collector.
+      AgentMetrics.install(metrics);
+      IdentityWeakMap.startCleaning();
+      gate.whenLate(Weaving.unitSwitches());
+      Weaving.install(gate.delegatingTo(instrumentation), retransformLoaded);
+      Weaving.weaveEarlyHandlers(instrumentation, gate.activate());
+    } catch (Throwable t) {
+      failedToStart(t);
+    } finally {
+      gate.open();
+    }
+    if (metrics == null) {
+      if (server != null) {
+        server.close();
+      }
+    } else {
       try {
-        System.err.println("[resync-meter] failed to start, the application runs without it: " + t);
-      } catch (Throwable ignored) {
-        // nothing more to do without harming the host
+        Weaving.publishUnits(metrics);
+        Weaving.publishSystemClientJava(metrics);
+        if (server != null) {
+          server.serve(metrics);
+        }
+      } catch (Throwable t) {
+        failedToStart(t);
       }
     }
   }
 
-  private static String serve(AgentArguments arguments, ResyncMetrics metrics) {
+  private static void failedToStart(Throwable t) {
     try {
-      MetricsServer server = MetricsServer.start(arguments.host(), arguments.port(), metrics);
-      return "serving http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
-    } catch (Exception e) {
-      AgentLog.get()
-          .warn(
-              "cannot serve metrics on {}:{} ({}); counting goes on without an endpoint",
-              arguments.host(),
-              arguments.port(),
-              e.toString());
-      return "serving no endpoint";
+      System.err.println("[resync-meter] failed to start, the application runs without it: " + t);
+    } catch (Throwable ignored) {
+      // nothing more to do without harming the host
     }
+  }
+
+  /**
+   * Advice needs neither Nexus (no type initializers to run) nor class injection. Left enabled, our
+   * ByteBuddy probes both through sun.misc.Unsafe, and Java 24+ prints WARNING lines naming the agent
+   * on the host's stderr. Both keys are relocated with ByteBuddy: the host's own ByteBuddy never reads
+   * them. Set here, before the host's main, so that the host sees the same system properties from its
+   * start on (the constants are compiled in: this loads no class of ByteBuddy's).
+   */
+  private static void disableUnsafeProbes() {
+    System.setProperty(Nexus.PROPERTY, "true");
+    if (System.getProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY) == null) {
+      System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
+    }
+  }
+
+  /**
+   * Binds the endpoint's address now, so the start line tells the port or the one WARN line why there
+   * is none; it answers once the collector is built. A shutdown hook closes it: a thread waiting in
+   * {@code accept} would otherwise hold up every exit of the JVM by 300 ms (HotSpot waits that long
+   * for threads in native code).
+   */
+  private static MetricsServer bind(AgentArguments arguments) {
+    MetricsServer server;
+    try {
+      server = MetricsServer.bind(arguments.host(), arguments.port());
+    } catch (Exception e) {
+      AgentLog.warn(
+          "cannot serve metrics on {}:{} ({}); counting goes on without an endpoint",
+          arguments.host(),
+          arguments.port(),
+          e.toString());
+      return null;
+    }
+    try {
+      Thread closer = new Thread(null, new CloseOnExit(server), "resync-meter-shutdown", 0, false);
+      closer.setContextClassLoader(null);
+      Runtime.getRuntime().addShutdownHook(closer);
+    } catch (RuntimeException shuttingDown) {
+      // the JVM is exiting already: nothing to hold up
+    }
+    return server;
+  }
+
+  // Classes rather than lambdas for the two threads: a first lambda costs the host's start the
+  // lambda machinery's own.
+  private static final class Start implements Runnable {
+    private final StartGate gate;
+    private final Instrumentation instrumentation;
+    private final MetricsServer server;
+
+    Start(StartGate gate, Instrumentation instrumentation, MetricsServer server) {
+      this.gate = gate;
+      this.instrumentation = instrumentation;
+      this.server = server;
+    }
+
+    @Override
+    public void run() {
+      weave(gate, instrumentation, server, false);
+    }
+  }
+
+  private static final class CloseOnExit implements Runnable {
+    private final MetricsServer server;
+
+    CloseOnExit(MetricsServer server) {
+      this.server = server;
+    }
+
+    @Override
+    public void run() {
+      server.close();
+    }
+  }
+
+  /**
+   * Whether the JVM was given another Java agent: a {@code -javaagent} of another jar on the command
+   * line or in the variables the JVM and launcher read. When that cannot be told (no command line, an
+   * argument file), the answer is yes: the careful way.
+   */
+  static boolean besideOtherJavaAgents() {
+    try {
+      String[] commandLine = ProcessHandle.current().info().arguments().orElse(null);
+      if (commandLine == null) {
+        return true;
+      }
+      List<String> options = new ArrayList<>(List.of(commandLine));
+      for (String variable : new String[] {"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"}) {
+        String value = System.getenv(variable);
+        if (value != null) {
+          options.addAll(List.of(value.trim().split("\\s+")));
+        }
+      }
+      Path own = Path.of(ResyncMeterAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return otherJavaAgentIn(options, own);
+    } catch (Throwable cannotTell) {
+      return true;
+    }
+  }
+
+  static boolean otherJavaAgentIn(List<String> options, Path ownJar) {
+    Path own = ownJar.toAbsolutePath().normalize();
+    for (String option : options) {
+      if (option.startsWith("@")) {
+        return true;
+      }
+      if (option.startsWith("-javaagent:")) {
+        String jar = option.substring("-javaagent:".length());
+        int equals = jar.indexOf('=');
+        jar = equals < 0 ? jar : jar.substring(0, equals);
+        if (!Path.of(jar).toAbsolutePath().normalize().equals(own)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static String hostForUrl(String host) {
     return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
 
-  private static void install(Instrumentation instrumentation) {
-    // Advice needs neither Nexus (no type initializers to run) nor class injection. Left enabled, our
-    // ByteBuddy probes both through sun.misc.Unsafe, and Java 24+ prints WARNING lines naming the agent
-    // on the host's stderr. Both keys are relocated with ByteBuddy: the host's own ByteBuddy never
-    // reads them.
-    System.setProperty(Nexus.PROPERTY, "true");
-    if (System.getProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY) == null) {
-      System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
-    }
-    // Advice rewrites only methods a class declares, so no method graph of its super types is needed;
-    // building one reads every interface's class file, and another agent's injected interfaces
-    // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class.
-    ByteBuddy byteBuddy = new ByteBuddy().with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
-    AgentBuilder builder =
-        new AgentBuilder.Default(byteBuddy)
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-            .with(new FaultListener())
-            .ignore(
-                nameStartsWith("java.")
-                    .or(nameStartsWith("javax."))
-                    .or(nameStartsWith("jdk."))
-                    .or(nameStartsWith("sun."))
-                    .or(nameStartsWith("com.sun."))
-                    .or(nameStartsWith("dev.resyncmeter.agent."))
-                    .or(nameStartsWith("dev.resyncmeter.collector."))
-                    // thousands of generated models, none of them a handler
-                    .or(nameStartsWith("io.kubernetes.client.openapi.models."))
-                    .or(isSynthetic()));
-    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
-      builder = unit.install(builder);
-    }
-    builder.installOn(instrumentation);
-  }
-
-  private static String clientLibraries(ResyncMetrics metrics) {
-    String names = CLIENT_JAVA_UNITS.stream().map(InstrumentationUnit::name).collect(Collectors.joining(", "));
+  private static String clientLibraries() {
+    String names = String.join(", ", UNIT_NAMES);
     String clientJava = ClientJavaVersion.of(ClassLoader.getSystemClassLoader());
     if (clientJava == null) {
       // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
       return "client-java is not on the system class path: its " + names + " will be instrumented when a class loader loads it";
     }
-    FaultListener.publishInfo(metrics, clientJava);
     return "instrumenting client-java " + clientJava + " (" + names + ")";
   }
 
@@ -148,55 +262,6 @@ public final class ResyncMeterAgent {
       return in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
     } catch (Exception e) {
       return "unknown";
-    }
-  }
-
-  /**
-   * Counts and reports instrumentation faults, and publishes {@code resync_meter_info} when a
-   * client-java class is first woven (client-java may sit in a loader the agent saw only now).
-   */
-  static final class FaultListener extends AgentBuilder.Listener.Adapter {
-    private static final AtomicBoolean INFO_PUBLISHED = new AtomicBoolean();
-
-    static void publishInfo(ResyncMetrics metrics, String clientJavaVersion) {
-      if (INFO_PUBLISHED.compareAndSet(false, true)) {
-        metrics.info(version(), "client-java", clientJavaVersion);
-      }
-    }
-
-    @Override
-    public void onTransformation(
-        TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded, DynamicType dynamicType) {
-      if (!INFO_PUBLISHED.get() && type.getName().startsWith("io.kubernetes.client.informer.")) {
-        String clientJava = ClientJavaVersion.of(loader);
-        ResyncMetrics metrics = AgentMetrics.get();
-        if (clientJava != null && metrics != null) {
-          publishInfo(metrics, clientJava);
-        }
-      }
-    }
-
-    /**
-     * A class a unit gave advice to could not be woven: that unit would count with a part missing, so
-     * it switches off, and says so in its one line. Anything else failing here is a fault of the
-     * agent's matching (matchers never fail on a class they cannot fully read: see HasSuperTypeNamed).
-     */
-    @Override
-    public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
-      List<UnitSwitch> units = LayoutCheckedAdvice.takeWeavingUnits();
-      if (units.isEmpty()) {
-        AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
-        return;
-      }
-      for (UnitSwitch unit : units) {
-        AgentFaults.count("instrumentation");
-        unit.turnOff("could not weave " + typeName + " (" + throwable + ")");
-      }
-    }
-
-    @Override
-    public void onComplete(String typeName, ClassLoader loader, JavaModule module, boolean loaded) {
-      LayoutCheckedAdvice.takeWeavingUnits();
     }
   }
 }

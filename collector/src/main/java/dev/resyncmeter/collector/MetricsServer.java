@@ -46,32 +46,18 @@ public final class MetricsServer implements AutoCloseable {
   static final int DRAIN_BYTES = 4 * 1024 * 1024;
 
   private static final String TEXT = "text/plain; charset=utf-8";
-  private static final DateTimeFormatter HTTP_DATE =
-      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
 
   private final ServerSocket serverSocket;
-  private final ResyncMetrics metrics;
   private final Semaphore connectionSlots = new Semaphore(MAX_CONNECTIONS);
   private final Set<Socket> openConnections = ConcurrentHashMap.newKeySet();
-  private final ThreadPoolExecutor handlers;
-  private final ScheduledThreadPoolExecutor deadlines;
+  // Made by serve: binding runs in the agent's premain, before the host's main, and does no more than bind.
+  private ResyncMetrics metrics;
+  private ThreadPoolExecutor handlers;
+  private ScheduledThreadPoolExecutor deadlines;
   private volatile boolean closed;
 
-  private MetricsServer(ServerSocket serverSocket, ResyncMetrics metrics) {
+  private MetricsServer(ServerSocket serverSocket) {
     this.serverSocket = serverSocket;
-    this.metrics = metrics;
-    String prefix = "resync-meter-http-" + serverSocket.getLocalPort();
-    // As many handler threads as connection slots, so an accepted connection never waits for one;
-    // they end after a minute without work.
-    this.handlers =
-        new ThreadPoolExecutor(
-            MAX_CONNECTIONS, MAX_CONNECTIONS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemons(prefix + "-handler-"));
-    handlers.allowCoreThreadTimeOut(true);
-    this.deadlines = new ScheduledThreadPoolExecutor(1, daemons(prefix + "-deadline-"));
-    deadlines.setRemoveOnCancelPolicy(true);
-    Thread acceptor = new Thread(this::acceptLoop, prefix + "-accept");
-    acceptor.setDaemon(true);
-    acceptor.start();
   }
 
   /**
@@ -80,6 +66,19 @@ public final class MetricsServer implements AutoCloseable {
    * @throws IOException when the address cannot be bound (port in use, unknown host)
    */
   public static MetricsServer start(String host, int port, ResyncMetrics metrics) throws IOException {
+    MetricsServer server = bind(host, port);
+    server.serve(metrics);
+    return server;
+  }
+
+  /**
+   * Binds the address without answering yet, so that a start-up can report the port (or why it is
+   * taken) at once and build the registry later. Until {@link #serve}, a client's connection waits
+   * in the listen backlog: nothing is refused.
+   *
+   * @throws IOException when the address cannot be bound (port in use, unknown host)
+   */
+  public static MetricsServer bind(String host, int port) throws IOException {
     ServerSocket serverSocket = new ServerSocket();
     try {
       serverSocket.bind(new InetSocketAddress(host, port), 50);
@@ -87,7 +86,27 @@ public final class MetricsServer implements AutoCloseable {
       closeQuietly(serverSocket);
       throw e instanceof IOException io ? io : new IOException(e);
     }
-    return new MetricsServer(serverSocket, metrics);
+    return new MetricsServer(serverSocket);
+  }
+
+  /** Starts answering on the bound address from {@code metrics}; later calls, or after close, do nothing. */
+  public synchronized void serve(ResyncMetrics metrics) {
+    if (this.metrics != null || closed) {
+      return;
+    }
+    this.metrics = metrics;
+    String prefix = "resync-meter-http-" + serverSocket.getLocalPort();
+    // As many handler threads as connection slots, so an accepted connection never waits for one;
+    // they end after a minute without work.
+    handlers =
+        new ThreadPoolExecutor(
+            MAX_CONNECTIONS, MAX_CONNECTIONS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemons(prefix + "-handler-"));
+    handlers.allowCoreThreadTimeOut(true);
+    deadlines = new ScheduledThreadPoolExecutor(1, daemons(prefix + "-deadline-"));
+    deadlines.setRemoveOnCancelPolicy(true);
+    Thread acceptor = new Thread(this::acceptLoop, prefix + "-accept");
+    acceptor.setDaemon(true);
+    acceptor.start();
   }
 
   /** The port actually bound (useful when asked for port 0). */
@@ -103,6 +122,11 @@ public final class MetricsServer implements AutoCloseable {
   public void close() {
     closed = true;
     closeQuietly(serverSocket);
+    synchronized (this) {
+      if (handlers == null) {
+        return;
+      }
+    }
     openConnections.forEach(MetricsServer::closeQuietly);
     handlers.shutdownNow();
     deadlines.shutdownNow();
@@ -256,7 +280,7 @@ public final class MetricsServer implements AutoCloseable {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(160);
     head.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
-    head.append("Date: ").append(HTTP_DATE.format(ZonedDateTime.now(ZoneOffset.UTC))).append("\r\n");
+    head.append("Date: ").append(HttpDate.FORMAT.format(ZonedDateTime.now(ZoneOffset.UTC))).append("\r\n");
     head.append("Content-Type: ").append(contentType).append("\r\n");
     head.append("Content-Length: ").append(bytes.length).append("\r\n");
     if (allow != null) {
@@ -277,6 +301,11 @@ public final class MetricsServer implements AutoCloseable {
       }
     }
     out.flush();
+  }
+
+  /** Made on the first answer, not when the class loads: binding loads it before the host's main. */
+  private static final class HttpDate {
+    static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
   }
 
   private static String reason(int status) {

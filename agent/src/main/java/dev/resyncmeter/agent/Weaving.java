@@ -1,0 +1,288 @@
+package dev.resyncmeter.agent;
+
+import dev.resyncmeter.agent.clientjava.ClientJavaVersion;
+import dev.resyncmeter.agent.clientjava.controller.ControllerInstrumentation;
+import dev.resyncmeter.agent.clientjava.informer.InformerInstrumentation;
+import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueInstrumentation;
+import dev.resyncmeter.collector.ResyncMetrics;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Everything of ByteBuddy's: the instrumentation units and the transformer that weaves them. Only the
+ * agent's start thread loads this class, so {@code premain} itself loads none of ByteBuddy.
+ */
+final class Weaving {
+
+  private static final String RESOURCE_EVENT_HANDLER = "io.kubernetes.client.informer.ResourceEventHandler";
+
+  static final List<InstrumentationUnit> CLIENT_JAVA_UNITS =
+      List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation());
+
+  private Weaving() {}
+
+  /** Exports whether each unit counts ({@code resync_meter_instrumentation_active}). */
+  static void publishUnits(ResyncMetrics metrics) {
+    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+      UnitSwitch unitSwitch = unit.unitSwitch();
+      metrics.instrumentation(unitSwitch.component(), () -> !unitSwitch.isOff());
+    }
+  }
+
+  /**
+   * Installs the units on {@code instrumentation}. With {@code retransformLoaded}, the matching classes
+   * already loaded are woven too (attached to a running JVM: all of them); without, the start weaves
+   * the few that matter itself ({@link #weaveEarlyHandlers}), and no pass over every loaded class is
+   * made.
+   */
+  static void install(Instrumentation instrumentation, boolean retransformLoaded) {
+    // premain switched off Nexus and Unsafe class injection before (ResyncMeterAgent.disableUnsafeProbes).
+    // Advice rewrites only methods a class declares, so no method graph of its super types is needed;
+    // building one reads every interface's class file, and another agent's injected interfaces
+    // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class.
+    ByteBuddy byteBuddy = new ByteBuddy().with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
+    AgentBuilder builder =
+        new AgentBuilder.Default(byteBuddy)
+            // Advice that a retransformation can weave, too (the early handlers, a JVM attached to).
+            .disableClassFormatChanges()
+            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+            .with(new FaultListener())
+            // By name only: a check of the class's modifiers (isSynthetic, say) would parse the class
+            // file of every class the host loads, in every class loader.
+            .ignore(IGNORED);
+    if (retransformLoaded) {
+      builder =
+          builder
+              .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+              // Classes the host loads while the weaving is being installed: a class defined after the
+              // first look at the loaded classes is found by the next one.
+              .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE);
+    }
+    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+      builder = unit.install(builder);
+    }
+    builder.installOn(instrumentation);
+  }
+
+  /**
+   * Classes no unit could match, told by name alone, so without reading a class file: the JDK's, the
+   * agent's own, client-java's generated API and model classes, and libraries that never hold an
+   * informer's handler (client-java's own dependencies among them). Not client-java's informer, util
+   * or extended packages, no framework that builds on client-java (Spring Cloud Kubernetes has
+   * handlers), and nothing of the host's own.
+   */
+  static final NamePrefixes IGNORED =
+      new NamePrefixes(
+          "java.",
+          "javax.",
+          "jdk.",
+          "sun.",
+          "com.sun.",
+          "dev.resyncmeter.agent.",
+          "dev.resyncmeter.collector.",
+          // thousands of generated models and API classes, none of them a handler
+          "io.kubernetes.client.openapi.",
+          "io.kubernetes.client.proto.",
+          "io.kubernetes.client.custom.",
+          // client-java's own dependencies
+          "okhttp3.",
+          "okio.",
+          "kotlin.",
+          "kotlinx.",
+          "com.google.gson.",
+          "io.gsonfire.",
+          "com.google.protobuf.",
+          "org.apache.commons.",
+          "org.bouncycastle.",
+          "org.jose4j.",
+          "org.yaml.snakeyaml.",
+          "io.prometheus.",
+          "io.github.bucket4j.",
+          "com.github.benmanes.caffeine.",
+          "io.swagger.",
+          "com.fasterxml.jackson.",
+          "org.slf4j.",
+          // other libraries a controller's class path often holds
+          "net.bytebuddy.",
+          "io.micrometer.",
+          "com.google.common.",
+          "com.google.errorprone.",
+          "com.google.thirdparty.",
+          "org.checkerframework.",
+          "org.jetbrains.annotations.",
+          "jakarta.",
+          "ch.qos.logback.",
+          "org.apache.logging.log4j.",
+          "io.netty.",
+          "scala.",
+          "groovy.",
+          "org.codehaus.groovy.");
+
+  /** Matches a type whose name starts with one of the prefixes; reads nothing but the name. */
+  static final class NamePrefixes extends ElementMatcher.Junction.AbstractBase<TypeDescription> {
+    private final String[] prefixes;
+
+    NamePrefixes(String... prefixes) {
+      this.prefixes = prefixes;
+    }
+
+    @Override
+    public boolean matches(TypeDescription type) {
+      String name = type.getName();
+      for (String prefix : prefixes) {
+        if (name.startsWith(prefix)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return "nameStartsWithAnyOf(" + String.join(", ", prefixes) + ")";
+    }
+  }
+
+  /** The units' switches (for the start gate: a start too late switches them off). */
+  static List<UnitSwitch> unitSwitches() {
+    List<UnitSwitch> switches = new ArrayList<>();
+    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+      switches.add(unit.unitSwitch());
+    }
+    return switches;
+  }
+
+  /**
+   * Weaves the handler classes among those the host loaded while the weaving was being installed (the
+   * installation's own retransformation may have missed the last of them): they are retransformed
+   * now, before any informer class loads. A class still being defined is waited for, briefly.
+   */
+  static void weaveEarlyHandlers(Instrumentation instrumentation, List<StartGate.Passed> passed) {
+    Map<ClassLoader, Set<String>> wanted = new IdentityHashMap<>();
+    for (StartGate.Passed type : passed) {
+      wanted.computeIfAbsent(type.loader, loader -> new HashSet<>()).add(type.name.replace('/', '.'));
+    }
+    List<Class<?>> handlers = new ArrayList<>();
+    for (int attempt = 0; !wanted.isEmpty() && attempt < 20; attempt++) {
+      if (attempt > 0) {
+        sleep(10);
+      }
+      for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+        Set<String> names = wanted.get(type.getClassLoader());
+        if (names != null && names.remove(type.getName())) {
+          if (names.isEmpty()) {
+            wanted.remove(type.getClassLoader());
+          }
+          if (!type.isInterface() && reachesHandler(type) && instrumentation.isModifiableClass(type)) {
+            handlers.add(type);
+          }
+        }
+      }
+    }
+    for (Class<?> handler : handlers) {
+      try {
+        instrumentation.retransformClasses(handler);
+      } catch (Throwable t) {
+        AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + handler.getName() + ": " + t, t));
+      }
+    }
+  }
+
+  /** Whether a loaded class has client-java's handler interface among its super types (by name). */
+  static boolean reachesHandler(Class<?> type) {
+    if (type == null || type.getName().startsWith("java.")) {
+      return false;
+    }
+    if (type.getName().equals(RESOURCE_EVENT_HANDLER)) {
+      return true;
+    }
+    if (reachesHandler(type.getSuperclass())) {
+      return true;
+    }
+    for (Class<?> implemented : type.getInterfaces()) {
+      if (reachesHandler(implemented)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The client-java version of the system class path, published now; null when it has none. */
+  static String publishSystemClientJava(ResyncMetrics metrics) {
+    String clientJava = ClientJavaVersion.of(ClassLoader.getSystemClassLoader());
+    if (clientJava != null) {
+      FaultListener.publishInfo(metrics, clientJava);
+    }
+    return clientJava;
+  }
+
+  /**
+   * Counts and reports instrumentation faults, and publishes {@code resync_meter_info} when a
+   * client-java class is first woven (client-java may sit in a loader the agent saw only now).
+   */
+  static final class FaultListener extends AgentBuilder.Listener.Adapter {
+    private static final AtomicBoolean INFO_PUBLISHED = new AtomicBoolean();
+
+    static void publishInfo(ResyncMetrics metrics, String clientJavaVersion) {
+      if (INFO_PUBLISHED.compareAndSet(false, true)) {
+        metrics.info(ResyncMeterAgent.version(), "client-java", clientJavaVersion);
+      }
+    }
+
+    @Override
+    public void onTransformation(
+        TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded, DynamicType dynamicType) {
+      if (!INFO_PUBLISHED.get() && type.getName().startsWith("io.kubernetes.client.informer.")) {
+        String clientJava = ClientJavaVersion.of(loader);
+        ResyncMetrics metrics = AgentMetrics.get();
+        if (clientJava != null && metrics != null) {
+          publishInfo(metrics, clientJava);
+        }
+      }
+    }
+
+    /**
+     * A class a unit gave advice to could not be woven: that unit would count with a part missing, so
+     * it switches off, and says so in its one line. Anything else failing here is a fault of the
+     * agent's matching (matchers never fail on a class they cannot fully read: see HasSuperTypeNamed).
+     */
+    @Override
+    public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
+      List<UnitSwitch> units = LayoutCheckedAdvice.takeWeavingUnits();
+      if (units.isEmpty()) {
+        AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
+        return;
+      }
+      for (UnitSwitch unit : units) {
+        AgentFaults.count("instrumentation");
+        unit.turnOff("could not weave " + typeName + " (" + throwable + ")");
+      }
+    }
+
+    @Override
+    public void onComplete(String typeName, ClassLoader loader, JavaModule module, boolean loaded) {
+      LayoutCheckedAdvice.takeWeavingUnits();
+    }
+  }
+}

@@ -44,6 +44,11 @@ public final class IdentityWeakMap<V> {
     map.put(new Key(key, this), value);
   }
 
+  /** Removes the entry of {@code key} and returns its value, or null when it had none. */
+  public V remove(Object key) {
+    return key == null ? null : map.remove(new Lookup(key));
+  }
+
   public V computeIfAbsent(Object key, Function<Object, V> create) {
     V existing = get(key);
     if (existing != null) {

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent;
 
-import dev.resyncmeter.agent.clientjava.ClientJavaVersion;
 import dev.resyncmeter.collector.MetricsServer;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.io.InputStream;
@@ -20,9 +19,6 @@ import net.bytebuddy.dynamic.loading.ClassInjector;
  * the host one line on stderr, never its start.
  */
 public final class ResyncMeterAgent {
-
-  /** The units' names, for the start line (the units themselves load with ByteBuddy, later). */
-  static final List<String> UNIT_NAMES = List.of("informer", "workqueue", "controller");
 
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
@@ -108,7 +104,7 @@ public final class ResyncMeterAgent {
     } else {
       try {
         Weaving.publishUnits(metrics);
-        Weaving.publishSystemClientJava(metrics);
+        Weaving.publishSystemLibraries(metrics);
         if (server != null) {
           server.serve(metrics);
         }
@@ -247,15 +243,24 @@ public final class ResyncMeterAgent {
     return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
 
+  /** The instrumented libraries the system class path holds, with their units, for the start line. */
   private static String clientLibraries() {
-    String names = String.join(", ", UNIT_NAMES);
-    String clientJava = ClientJavaVersion.of(ClassLoader.getSystemClassLoader());
-    if (clientJava == null) {
-      // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
-      return "client-java is not on the system class path: its " + names + " will be instrumented when a class loader loads it";
+    List<String> found = new ArrayList<>();
+    for (Library library : Library.values()) {
+      String version = library.version(ClassLoader.getSystemClassLoader());
+      if (version != null) {
+        found.add(library.displayName() + " " + version + " (" + String.join(", ", library.units()) + ")");
+      }
     }
-    return "instrumenting client-java " + clientJava + " (" + names + ")";
+    if (found.isEmpty()) {
+      // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
+      return "client-java is not on the system class path: its "
+          + String.join(", ", Library.CLIENT_JAVA.units())
+          + " will be instrumented when a class loader loads it";
+    }
+    return "instrumenting " + String.join(", ", found);
   }
+
 
   static String version() {
     try (InputStream in = ResyncMeterAgent.class.getResourceAsStream("version.txt")) {

@@ -61,7 +61,17 @@ final class StartGate implements ClassFileTransformer {
           "io/kubernetes/client/extended/workqueue/DefaultDelayingQueue",
           "io/kubernetes/client/extended/workqueue/DefaultRateLimitingQueue",
           "io/kubernetes/client/extended/controller/DefaultControllerWatch",
-          "io/kubernetes/client/extended/controller/DefaultController");
+          "io/kubernetes/client/extended/controller/DefaultController",
+          "io/fabric8/kubernetes/client/informers/impl/DefaultSharedIndexInformer",
+          "io/fabric8/kubernetes/client/informers/impl/cache/SharedProcessor",
+          "io/fabric8/kubernetes/client/informers/impl/cache/ProcessorListener",
+          "io/fabric8/kubernetes/client/informers/impl/cache/ProcessorStore",
+          "io/fabric8/kubernetes/client/informers/impl/cache/Reflector$ReflectorWatcher",
+          "io/javaoperatorsdk/operator/processing/Controller",
+          "io/javaoperatorsdk/operator/processing/event/EventProcessor",
+          "io/javaoperatorsdk/operator/processing/event/EventProcessor$ReconcilerExecutor",
+          "io/javaoperatorsdk/operator/processing/event/ResourceState",
+          "io/javaoperatorsdk/operator/processing/event/source/timer/TimerEventSource$EventProducerTimeTask");
 
   private static final String[] NEVER_NOTED = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "dev/resyncmeter/agent/", "dev/resyncmeter/collector/"};
 

@@ -1,9 +1,10 @@
 package dev.resyncmeter.agent;
 
-import dev.resyncmeter.agent.clientjava.ClientJavaVersion;
 import dev.resyncmeter.agent.clientjava.controller.ControllerInstrumentation;
 import dev.resyncmeter.agent.clientjava.informer.InformerInstrumentation;
 import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueInstrumentation;
+import dev.resyncmeter.agent.fabric8.Fabric8Instrumentation;
+import dev.resyncmeter.agent.josdk.JosdkInstrumentation;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -27,16 +28,30 @@ import net.bytebuddy.utility.JavaModule;
  */
 final class Weaving {
 
-  private static final String RESOURCE_EVENT_HANDLER = "io.kubernetes.client.informer.ResourceEventHandler";
+  /** The handler interfaces of the instrumented libraries: their implementations are woven wherever they are. */
+  private static final List<String> RESOURCE_EVENT_HANDLERS =
+      List.of("io.kubernetes.client.informer.ResourceEventHandler", Fabric8Instrumentation.RESOURCE_EVENT_HANDLER);
 
-  static final List<InstrumentationUnit> CLIENT_JAVA_UNITS =
-      List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation());
+  /** Each library's units, in the order of {@link Library}. */
+  static final Map<Library, List<InstrumentationUnit>> UNITS =
+      Map.of(
+          Library.CLIENT_JAVA, List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation()),
+          Library.FABRIC8, List.of(new Fabric8Instrumentation()),
+          Library.JOSDK, List.of(new JosdkInstrumentation()));
+
+  static List<InstrumentationUnit> allUnits() {
+    List<InstrumentationUnit> all = new ArrayList<>();
+    for (Library library : Library.values()) {
+      all.addAll(UNITS.get(library));
+    }
+    return all;
+  }
 
   private Weaving() {}
 
   /** Exports whether each unit counts ({@code resync_meter_instrumentation_active}). */
   static void publishUnits(ResyncMetrics metrics) {
-    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+    for (InstrumentationUnit unit : allUnits()) {
       UnitSwitch unitSwitch = unit.unitSwitch();
       metrics.instrumentation(unitSwitch.component(), () -> !unitSwitch.isOff());
     }
@@ -71,7 +86,7 @@ final class Weaving {
               // first look at the loaded classes is found by the next one.
               .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE);
     }
-    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+    for (InstrumentationUnit unit : allUnits()) {
       builder = unit.install(builder);
     }
     builder.installOn(instrumentation);
@@ -97,6 +112,8 @@ final class Weaving {
           "io.kubernetes.client.openapi.",
           "io.kubernetes.client.proto.",
           "io.kubernetes.client.custom.",
+          // thousands of fabric8 model classes, none of them a handler
+          "io.fabric8.kubernetes.api.model.",
           // client-java's own dependencies
           "okhttp3.",
           "okio.",
@@ -127,6 +144,8 @@ final class Weaving {
           "ch.qos.logback.",
           "org.apache.logging.log4j.",
           "io.netty.",
+          "io.vertx.",
+          "tools.jackson.",
           "scala.",
           "groovy.",
           "org.codehaus.groovy.");
@@ -159,7 +178,7 @@ final class Weaving {
   /** The units' switches (for the start gate: a start too late switches them off). */
   static List<UnitSwitch> unitSwitches() {
     List<UnitSwitch> switches = new ArrayList<>();
-    for (InstrumentationUnit unit : CLIENT_JAVA_UNITS) {
+    for (InstrumentationUnit unit : allUnits()) {
       switches.add(unit.unitSwitch());
     }
     return switches;
@@ -201,12 +220,12 @@ final class Weaving {
     }
   }
 
-  /** Whether a loaded class has client-java's handler interface among its super types (by name). */
+  /** Whether a loaded class has a library's handler interface among its super types (by name). */
   static boolean reachesHandler(Class<?> type) {
     if (type == null || type.getName().startsWith("java.")) {
       return false;
     }
-    if (type.getName().equals(RESOURCE_EVENT_HANDLER)) {
+    if (RESOURCE_EVENT_HANDLERS.contains(type.getName())) {
       return true;
     }
     if (reachesHandler(type.getSuperclass())) {
@@ -228,36 +247,47 @@ final class Weaving {
     }
   }
 
-  /** The client-java version of the system class path, published now; null when it has none. */
-  static String publishSystemClientJava(ResyncMetrics metrics) {
-    String clientJava = ClientJavaVersion.of(ClassLoader.getSystemClassLoader());
-    if (clientJava != null) {
-      FaultListener.publishInfo(metrics, clientJava);
+  /** Publishes {@code resync_meter_info} for each instrumented library the system class path holds. */
+  static void publishSystemLibraries(ResyncMetrics metrics) {
+    for (Library library : Library.values()) {
+      String version = library.version(ClassLoader.getSystemClassLoader());
+      if (version != null) {
+        FaultListener.publishInfo(metrics, library, version);
+      }
     }
-    return clientJava;
   }
 
   /**
-   * Counts and reports instrumentation faults, and publishes {@code resync_meter_info} when a
-   * client-java class is first woven (client-java may sit in a loader the agent saw only now).
+   * Counts and reports instrumentation faults, and publishes {@code resync_meter_info} when a class of
+   * a library is first woven (the library may sit in a loader the agent saw only now).
    */
   static final class FaultListener extends AgentBuilder.Listener.Adapter {
-    private static final AtomicBoolean INFO_PUBLISHED = new AtomicBoolean();
+    private static final Set<Library> INFO_PUBLISHED = java.util.EnumSet.noneOf(Library.class);
 
-    static void publishInfo(ResyncMetrics metrics, String clientJavaVersion) {
-      if (INFO_PUBLISHED.compareAndSet(false, true)) {
-        metrics.info(ResyncMeterAgent.version(), "client-java", clientJavaVersion);
+    static void publishInfo(ResyncMetrics metrics, Library library, String version) {
+      synchronized (INFO_PUBLISHED) {
+        if (!INFO_PUBLISHED.add(library)) {
+          return;
+        }
+      }
+      metrics.info(ResyncMeterAgent.version(), library.label(), version);
+    }
+
+    private static boolean published(Library library) {
+      synchronized (INFO_PUBLISHED) {
+        return INFO_PUBLISHED.contains(library);
       }
     }
 
     @Override
     public void onTransformation(
         TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded, DynamicType dynamicType) {
-      if (!INFO_PUBLISHED.get() && type.getName().startsWith("io.kubernetes.client.informer.")) {
-        String clientJava = ClientJavaVersion.of(loader);
+      Library library = Library.ofWovenClass(type.getName());
+      if (library != null && !published(library)) {
+        String version = library.version(loader);
         ResyncMetrics metrics = AgentMetrics.get();
-        if (clientJava != null && metrics != null) {
-          publishInfo(metrics, clientJava);
+        if (version != null && metrics != null) {
+          publishInfo(metrics, library, version);
         }
       }
     }

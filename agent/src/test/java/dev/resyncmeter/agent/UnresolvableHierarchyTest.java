@@ -2,7 +2,6 @@ package dev.resyncmeter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.resyncmeter.agent.clientjava.ClientJavaPresence;
 import dev.resyncmeter.collector.ResyncMetrics;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import java.io.ByteArrayInputStream;
@@ -36,7 +35,7 @@ class UnresolvableHierarchyTest {
 
   @BeforeEach
   void installTheWeaving() {
-    assertThat(ClientJavaPresence.INFORMER.matches(LOADER)).as("the test's loader sees client-java").isTrue();
+    assertThat(LibraryPresence.CLIENT_JAVA_HANDLER.matches(LOADER)).as("the test's loader sees client-java").isTrue();
     metrics = new ResyncMetrics();
     AgentMetrics.install(metrics);
     List<ClassFileTransformer> registered = new ArrayList<>();
@@ -87,7 +86,7 @@ class UnresolvableHierarchyTest {
 
   private void assertNoFault() {
     assertThat(metrics.registry().find("resync.meter.errors").counters()).as("faults counted").isEmpty();
-    for (InstrumentationUnit unit : Weaving.CLIENT_JAVA_UNITS) {
+    for (InstrumentationUnit unit : Weaving.allUnits()) {
       assertThat(unit.unitSwitch().isOff()).as(unit.name() + " switched off").isFalse();
     }
   }

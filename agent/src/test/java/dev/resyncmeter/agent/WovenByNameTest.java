@@ -2,6 +2,8 @@ package dev.resyncmeter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.client.informers.impl.DefaultSharedIndexInformer;
+import io.javaoperatorsdk.operator.processing.event.EventProcessor;
 import io.kubernetes.client.extended.workqueue.DefaultWorkQueue;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import java.lang.instrument.ClassFileTransformer;
@@ -19,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The start gate makes exactly the classes the units weave by name wait for the weaving: the real
- * weaving is run over every class of client-java and client-java-extended, and what it weaves that is
- * no handler must be {@link StartGate#WOVEN_BY_NAME}, all of it.
+ * weaving is run over every class of client-java, client-java-extended, fabric8's client and JOSDK,
+ * and what it weaves that is no handler must be {@link StartGate#WOVEN_BY_NAME}, all of it.
  */
 class WovenByNameTest {
 
@@ -57,7 +59,13 @@ class WovenByNameTest {
     ClassFileTransformer weaving = registered.get(0);
 
     Set<String> wovenByName = new TreeSet<>();
-    for (Path jar : List.of(jarOf(ResourceEventHandler.class), jarOf(DefaultWorkQueue.class))) {
+    List<Path> jars =
+        List.of(
+            jarOf(ResourceEventHandler.class),
+            jarOf(DefaultWorkQueue.class),
+            jarOf(DefaultSharedIndexInformer.class),
+            jarOf(EventProcessor.class));
+    for (Path jar : jars) {
       try (JarFile file = new JarFile(jar.toFile())) {
         for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {
           String entry = entries.nextElement().getName();
@@ -74,17 +82,19 @@ class WovenByNameTest {
       }
     }
     assertThat(wovenByName).containsExactlyInAnyOrderElementsOf(StartGate.WOVEN_BY_NAME);
-    for (InstrumentationUnit unit : Weaving.CLIENT_JAVA_UNITS) {
+    for (InstrumentationUnit unit : Weaving.allUnits()) {
       assertThat(unit.unitSwitch().isOff()).as(unit.name() + " switched off").isFalse();
     }
   }
 
   @Test
   void theStartLineNamesTheUnits() {
-    List<String> names = new ArrayList<>();
-    for (InstrumentationUnit unit : Weaving.CLIENT_JAVA_UNITS) {
-      names.add(unit.name());
+    for (Library library : Library.values()) {
+      List<String> names = new ArrayList<>();
+      for (InstrumentationUnit unit : Weaving.UNITS.get(library)) {
+        names.add(unit.name());
+      }
+      assertThat(library.units()).as(library.displayName()).isEqualTo(names);
     }
-    assertThat(ResyncMeterAgent.UNIT_NAMES).isEqualTo(names);
   }
 }

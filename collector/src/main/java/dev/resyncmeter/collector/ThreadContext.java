@@ -56,6 +56,12 @@ public final class ThreadContext {
    */
   public Object listener;
 
+  /**
+   * The per-thread state an operator framework's unit keeps (JOSDK: the event being handled, the
+   * reschedule being made, the reconcile running); the collector never looks inside.
+   */
+  public Object framework;
+
   /** An informer's distribute call on this thread, and how many listeners it reached. */
   public boolean distributing;
 

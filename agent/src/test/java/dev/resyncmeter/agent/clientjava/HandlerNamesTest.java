@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.agent.ClassLabels;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -11,31 +12,31 @@ class HandlerNamesTest {
 
   @Test
   void aNestedClassIsOuterDollarInner() {
-    assertThat(HandlerNames.classLabel(NestedHandler.class)).isEqualTo("HandlerNamesTest$NestedHandler");
+    assertThat(ClassLabels.of(NestedHandler.class)).isEqualTo("HandlerNamesTest$NestedHandler");
   }
 
   @Test
   void aTopLevelClassIsItsSimpleName() {
-    assertThat(HandlerNames.classLabel(HandlerNamesTest.class)).isEqualTo("HandlerNamesTest");
+    assertThat(ClassLabels.of(HandlerNamesTest.class)).isEqualTo("HandlerNamesTest");
   }
 
   @Test
   void anAnonymousClassIsNamedAfterItsEnclosingClass() {
     Object anonymous = new Object() {};
     assertThat(anonymous.getClass().getName()).contains("$1");
-    assertThat(HandlerNames.classLabel(anonymous.getClass())).isEqualTo("HandlerNamesTest");
+    assertThat(ClassLabels.of(anonymous.getClass())).isEqualTo("HandlerNamesTest");
   }
 
   @Test
   void aLambdaIsNamedAfterTheClassThatDefinesIt() {
     Supplier<String> lambda = () -> "x";
-    assertThat(HandlerNames.classLabel(lambda.getClass())).isEqualTo("HandlerNamesTest");
+    assertThat(ClassLabels.of(lambda.getClass())).isEqualTo("HandlerNamesTest");
   }
 
   @Test
   void aLocalClassIsNamedAfterItsEnclosingClass() {
     class Local {}
-    assertThat(HandlerNames.classLabel(Local.class)).isEqualTo("HandlerNamesTest");
+    assertThat(ClassLabels.of(Local.class)).isEqualTo("HandlerNamesTest");
   }
 
   @Test

@@ -12,7 +12,7 @@ import dev.resyncmeter.agent.HasSuperTypeNamed;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.clientjava.ClientJavaPresence;
+import dev.resyncmeter.agent.LibraryPresence;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
@@ -74,7 +74,7 @@ public final class InformerInstrumentation implements InstrumentationUnit {
         // Any handler class of the host's (a hierarchy walk that other agents' injected interfaces cannot
         // fail); generic ones also have a bridge method that calls the real one.
         // A handler need not override every method, so none is required.
-        .type(not(isInterface()).and(new HasSuperTypeNamed(RESOURCE_EVENT_HANDLER)), ClientJavaPresence.INFORMER)
+        .type(not(isInterface()).and(new HasSuperTypeNamed(RESOURCE_EVENT_HANDLER)), LibraryPresence.CLIENT_JAVA_HANDLER)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("onAdd", handlerMethod("onAdd", 1), InformerAdvice.HandlerAdd.class, false)

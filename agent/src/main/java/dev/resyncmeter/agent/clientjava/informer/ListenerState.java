@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
+import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.collector.HandlerMetrics;
@@ -49,7 +50,7 @@ final class ListenerState {
       return resolved;
     }
     resolved = resolve();
-    return resolved != null ? resolved : AgentMetrics.get().handler(kind(), HandlerNames.classLabel(handler.getClass()));
+    return resolved != null ? resolved : AgentMetrics.get().handler(kind(), ClassLabels.of(handler.getClass()));
   }
 
   /** Fixes the label if it is known now and publishes the resync period gauge; null if still pending. */

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
+import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
@@ -41,7 +42,7 @@ public final class WorkQueueBridge {
                 .map(StackWalker.StackFrame::getDeclaringClass)
                 .filter(c -> !c.getName().startsWith("io.kubernetes.client.") && !c.getName().startsWith("dev.resyncmeter.agent.") && !c.getName().startsWith("java."))
                 .findFirst()
-                .map(HandlerNames::classLabel)
+                .map(ClassLabels::of)
                 .orElse("workqueue"));
   }
 

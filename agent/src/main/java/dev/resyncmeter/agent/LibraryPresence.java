@@ -1,22 +1,24 @@
-package dev.resyncmeter.agent.clientjava;
+package dev.resyncmeter.agent;
 
-import dev.resyncmeter.agent.IdentityWeakMap;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * Cheap class-loader checks before costly type matching: a loader that cannot see client-java's
+ * Cheap class-loader checks before costly type matching: a loader that cannot see a library's
  * handler interface holds no handler classes worth a look at their type hierarchy.
  */
-public final class ClientJavaPresence implements ElementMatcher<ClassLoader> {
+public final class LibraryPresence implements ElementMatcher<ClassLoader> {
 
-  public static final ClientJavaPresence INFORMER =
-      new ClientJavaPresence("io/kubernetes/client/informer/ResourceEventHandler.class");
+  public static final LibraryPresence CLIENT_JAVA_HANDLER =
+      new LibraryPresence("io/kubernetes/client/informer/ResourceEventHandler.class");
+
+  public static final LibraryPresence FABRIC8_HANDLER =
+      new LibraryPresence("io/fabric8/kubernetes/client/informers/ResourceEventHandler.class");
 
   private final String resource;
   // By identity and without a lock: a loader's own equals/hashCode is host code.
   private final IdentityWeakMap<Boolean> seen = new IdentityWeakMap<>();
 
-  private ClientJavaPresence(String resource) {
+  private LibraryPresence(String resource) {
     this.resource = resource;
   }
 

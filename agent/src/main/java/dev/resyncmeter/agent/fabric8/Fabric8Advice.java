@@ -1,0 +1,164 @@
+package dev.resyncmeter.agent.fabric8;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The advice woven into fabric8's informer classes and handlers. Each piece is inlined into the
+ * host's class (so it may name fabric8 types) and only hands what it sees to {@link Fabric8Bridge}.
+ * {@code suppress = Throwable.class}: a fault in the agent never reaches the host.
+ */
+final class Fabric8Advice {
+
+  private Fabric8Advice() {}
+
+  /** {@code DefaultSharedIndexInformer(Class, ListerWatcher, long resyncPeriod, Executor)}. */
+  static final class InformerConstructor {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(
+        @Advice.FieldValue("apiTypeClass") Class<?> apiType,
+        @Advice.FieldValue("processor") Object processor,
+        @Advice.FieldValue("processorStore") Object store,
+        @Advice.FieldValue("reflector") Object reflector) {
+      Fabric8Bridge.informerCreated(apiType, processor, store, reflector);
+    }
+  }
+
+  /** {@code SharedProcessor.addProcessorListener(handler, resyncPeriod, initialItems)}. */
+  static final class AddProcessorListener {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object processor) {
+      Fabric8Bridge.listenerAdding(processor);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit() {
+      Fabric8Bridge.listenerAdded();
+    }
+  }
+
+  /** {@code ProcessorListener(ResourceEventHandler, long resyncPeriodInMillis)}. */
+  static final class ListenerConstructor {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object listener, @Advice.Argument(0) Object handler, @Advice.Argument(1) long resyncPeriodMillis) {
+      Fabric8Bridge.listenerCreated(listener, handler, resyncPeriodMillis);
+    }
+  }
+
+  /** {@code ProcessorListener.add(Notification)}: delivers one notification to the listener's handler. */
+  static final class Delivery {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object listener, @Advice.Argument(0) Object notification) {
+      return Fabric8Bridge.deliveryStarting(listener, notification);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object previous) {
+      Fabric8Bridge.deliveryFinished(previous);
+    }
+  }
+
+  /** {@code SharedProcessor.distribute(Notification, boolean isSync)}. */
+  static final class Distribute {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.Argument(0) Object notification) {
+      Fabric8Bridge.distributing(notification);
+    }
+  }
+
+  /** {@code ProcessorStore.update(List)}: one page of a list replaces cached objects. */
+  static final class ListPage {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.FieldValue("synced") AtomicBoolean synced) {
+      Fabric8Bridge.listPageStarting(synced.get());
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit() {
+      Fabric8Bridge.listPageFinished();
+    }
+  }
+
+  /** {@code ProcessorStore.syncList(Set)} (7.x and later) or {@code retainAll(Set, Consumer)} (7.0). */
+  static final class ListSynced {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object store, @Advice.FieldValue("synced") AtomicBoolean synced) {
+      Fabric8Bridge.listSynced(store, synced.get());
+    }
+  }
+
+  /** {@code ProcessorStore.resync()}. */
+  static final class Resync {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object store) {
+      Fabric8Bridge.resync(store);
+    }
+  }
+
+  /** {@code Reflector$ReflectorWatcher.onClose(WatcherException)}. */
+  static final class WatchClosed {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.FieldValue("this$0") Object reflector, @Advice.Argument(0) WatcherException exception) {
+      Fabric8Bridge.watchClosed(reflector, exception != null && exception.isHttpGone());
+    }
+  }
+
+  /** {@code onAdd(obj)} of any fabric8 {@code ResourceEventHandler}. */
+  static final class HandlerAdd {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object handler) {
+      return Fabric8Bridge.handlerCallStarting(handler, 0);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object call) {
+      if (call != null) {
+        Fabric8Bridge.handlerCallFinished(call);
+      }
+    }
+  }
+
+  /** {@code onUpdate(old, new)} of any fabric8 {@code ResourceEventHandler}. */
+  static final class HandlerUpdate {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object handler, @Advice.Argument(0) Object oldObj, @Advice.Argument(1) Object newObj) {
+      Object call = Fabric8Bridge.handlerCallStarting(handler, 1);
+      if (call != null) {
+        String oldVersion = null;
+        String newVersion = null;
+        if (oldObj instanceof HasMetadata && ((HasMetadata) oldObj).getMetadata() != null) {
+          oldVersion = ((HasMetadata) oldObj).getMetadata().getResourceVersion();
+        }
+        if (newObj instanceof HasMetadata && ((HasMetadata) newObj).getMetadata() != null) {
+          newVersion = ((HasMetadata) newObj).getMetadata().getResourceVersion();
+        }
+        Fabric8Bridge.updateSeen(call, oldObj == newObj, oldVersion, newVersion);
+      }
+      return call;
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object call) {
+      if (call != null) {
+        Fabric8Bridge.handlerCallFinished(call);
+      }
+    }
+  }
+
+  /** {@code onDelete(obj, deletedFinalStateUnknown)} of any fabric8 {@code ResourceEventHandler}. */
+  static final class HandlerDelete {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object handler) {
+      return Fabric8Bridge.handlerCallStarting(handler, 2);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object call) {
+      if (call != null) {
+        Fabric8Bridge.handlerCallFinished(call);
+      }
+    }
+  }
+}

@@ -1,0 +1,303 @@
+package dev.resyncmeter.agent.fabric8;
+
+import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.agent.AgentMetrics;
+import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.NoopUpdateClassifier;
+import dev.resyncmeter.collector.NotificationType;
+import dev.resyncmeter.collector.RelistReason;
+import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.ThreadContext;
+import dev.resyncmeter.collector.Trigger;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the fabric8 informer advice calls. A notification is made in {@code ProcessorStore} (on the
+ * watch or list thread), delivered by {@code ProcessorListener.add} (usually on the informer's serial
+ * executor) and handled by the handler inside that call: the delivery is the scope in which a handler
+ * call is the informer's. Every method catches its own faults: nothing here may reach the host.
+ */
+public final class Fabric8Bridge {
+
+  static final String COMPONENT = "fabric8-informer";
+
+  /** What {@link #deliveryStarting} returns when it did not open a delivery. */
+  static final Object NO_DELIVERY = new Object();
+
+  private static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
+  private static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_STORE = new IdentityWeakMap<>();
+  private static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_REFLECTOR = new IdentityWeakMap<>();
+  private static final IdentityWeakMap<Fabric8Listener> LISTENERS = new IdentityWeakMap<>();
+  /** Updates made while a relist's pages replace the cache: delivered later, on another thread. */
+  private static final IdentityWeakMap<Boolean> RELIST_UPDATES = new IdentityWeakMap<>();
+
+  /** The processor a handler is being added to, on the adding thread (the listener is made inside). */
+  private static final ThreadLocal<Object> ADDING_TO = new ThreadLocal<>();
+  /** This thread applies a relist's page to the cache; the counter lets other threads skip the check. */
+  private static final ThreadLocal<Boolean> RELISTING = new ThreadLocal<>();
+  private static final AtomicInteger RELIST_PAGES_IN_PROGRESS = new AtomicInteger();
+
+  private static final NotificationType[] TYPES = NotificationType.values();
+
+  private Fabric8Bridge() {}
+
+  // ---- informer set-up -------------------------------------------------------------------------
+
+  /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
+  public static void informerCreated(Class<?> apiType, Object processor, Object store, Object reflector) {
+    try {
+      if (!Fabric8Instrumentation.SWITCH.on()) {
+        return;
+      }
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (metrics == null) {
+        return;
+      }
+      // fabric8's model classes are named after their kinds (ConfigMap, Deployment)
+      String kind = apiType == null ? "unknown" : apiType.getSimpleName();
+      Fabric8Informer informer = new Fabric8Informer(kind, metrics.informer(kind));
+      INFORMER_OF_PROCESSOR.put(processor, informer);
+      INFORMER_OF_STORE.put(store, informer);
+      INFORMER_OF_REFLECTOR.put(reflector, informer);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code SharedProcessor.addProcessorListener} starts: the listener it makes belongs to {@code processor}. */
+  public static void listenerAdding(Object processor) {
+    try {
+      if (Fabric8Instrumentation.SWITCH.on()) {
+        ADDING_TO.set(processor);
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  public static void listenerAdded() {
+    try {
+      ADDING_TO.remove();
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** A {@code ProcessorListener} was made for {@code handler} with the resync period fabric8 chose for it. */
+  public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) {
+    try {
+      if (!Fabric8Instrumentation.SWITCH.on()) {
+        return;
+      }
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (metrics == null || handler == null) {
+        return;
+      }
+      Fabric8Informer informer = INFORMER_OF_PROCESSOR.get(ADDING_TO.get());
+      String kind = informer == null ? "unknown" : informer.kind;
+      Fabric8Listener state =
+          new Fabric8Listener(
+              handler, metrics.handler(kind, Fabric8Handlers.label(handler)), Fabric8Handlers.handsWorkToObservedQueue(handler));
+      state.metrics.resyncPeriodMillis(resyncPeriodMillis);
+      LISTENERS.put(listener, state);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  // ---- where notifications are made ------------------------------------------------------------
+
+  /** {@code ProcessorStore.update(List)}: a list's page; after the first full list, a relist's. */
+  public static void listPageStarting(boolean synced) {
+    try {
+      if (synced && Fabric8Instrumentation.SWITCH.on()) {
+        RELISTING.set(Boolean.TRUE);
+        RELIST_PAGES_IN_PROGRESS.incrementAndGet();
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  public static void listPageFinished() {
+    try {
+      if (RELISTING.get() != null) {
+        RELISTING.remove();
+        RELIST_PAGES_IN_PROGRESS.decrementAndGet();
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code SharedProcessor.distribute(notification, isSync)}: marks a relist's updates before they are queued. */
+  public static void distributing(Object notification) {
+    try {
+      if (RELIST_PAGES_IN_PROGRESS.get() > 0 && RELISTING.get() != null && Fabric8Instrumentation.SWITCH.on()) {
+        RELIST_UPDATES.put(notification, Boolean.TRUE);
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code ProcessorStore.resync()}: the cache is replayed to the listeners due. */
+  public static void resync(Object store) {
+    try {
+      if (!Fabric8Instrumentation.SWITCH.on()) {
+        return;
+      }
+      Fabric8Informer informer = INFORMER_OF_STORE.get(store);
+      if (informer != null) {
+        informer.metrics.resync();
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * A list finished and the cache drops what it did not list ({@code syncList}, {@code retainAll}
+   * before 7.x). Once the store has synced, every list is a relist; expired after a 410 Gone.
+   */
+  public static void listSynced(Object store, boolean synced) {
+    try {
+      if (!synced || !Fabric8Instrumentation.SWITCH.on()) {
+        return;
+      }
+      Fabric8Informer informer = INFORMER_OF_STORE.get(store);
+      if (informer != null) {
+        boolean expired = informer.watchGone;
+        informer.watchGone = false;
+        informer.metrics.relist(expired ? RelistReason.EXPIRED : RelistReason.ERROR);
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The reflector's watch closed with an error; {@code gone} for 410 Gone. */
+  public static void watchClosed(Object reflector, boolean gone) {
+    try {
+      if (!Fabric8Instrumentation.SWITCH.on()) {
+        return;
+      }
+      Fabric8Informer informer = INFORMER_OF_REFLECTOR.get(reflector);
+      if (informer != null) {
+        informer.watchGone = gone;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  // ---- where notifications are delivered -------------------------------------------------------
+
+  /**
+   * {@code ProcessorListener.add(notification)}: the listener's handler is called inside. Returns what
+   * {@link #deliveryFinished} restores (the thread's previous listener), or {@link #NO_DELIVERY}.
+   */
+  public static Object deliveryStarting(Object listener, Object notification) {
+    try {
+      if (!Fabric8Instrumentation.SWITCH.on()) {
+        return NO_DELIVERY;
+      }
+      Fabric8Listener state = LISTENERS.get(listener);
+      if (state == null) {
+        return NO_DELIVERY;
+      }
+      ThreadContext context = ThreadContext.current();
+      Object previous = context.listener;
+      state.context = context;
+      state.notification = notification;
+      context.listener = state;
+      return previous;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return NO_DELIVERY;
+    }
+  }
+
+  public static void deliveryFinished(Object previous) {
+    try {
+      if (previous == NO_DELIVERY) {
+        return;
+      }
+      ThreadContext context = ThreadContext.current();
+      if (context.listener instanceof Fabric8Listener) {
+        ((Fabric8Listener) context.listener).notification = null;
+      }
+      context.listener = previous;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * A handler method starts. Returns the call for {@link #handlerCallFinished}, or null when this is
+   * not the delivering listener's own handler being called by it (a delegate, a super call).
+   */
+  public static Object handlerCallStarting(Object handler, int type) {
+    try {
+      if (!Fabric8Instrumentation.SWITCH.on()) {
+        return null;
+      }
+      ThreadContext context = ThreadContext.current();
+      if (!(context.listener instanceof Fabric8Listener)) {
+        return null;
+      }
+      Fabric8Listener state = (Fabric8Listener) context.listener;
+      if (state.handler != handler || state.inCall || !HandlerCallTracker.begin(context)) {
+        return null;
+      }
+      state.inCall = true;
+      state.callType = TYPES[type];
+      return state;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return null;
+    }
+  }
+
+  /**
+   * Classifies an update. fabric8 passes one instance as old and new only in a periodic resync; an
+   * update made while a relist replaced the cache is a relist's; any other is a watch event's.
+   */
+  public static void updateSeen(Object call, boolean sameInstance, String oldVersion, String newVersion) {
+    try {
+      if (!Fabric8Instrumentation.SWITCH.on()) {
+        return;
+      }
+      Fabric8Listener state = (Fabric8Listener) call;
+      boolean relist = !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
+      state.cause = NoopUpdateClassifier.cause(sameInstance || relist, sameInstance);
+      state.unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
+      HandlerCallTracker.classify(state.context, Trigger.ofHandlerCall(NotificationType.UPDATE, state.cause, state.unchanged));
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The handler method returned or threw. Not gated: a call opened while on is always closed. */
+  public static void handlerCallFinished(Object call) {
+    try {
+      Fabric8Listener state = (Fabric8Listener) call;
+      state.inCall = false;
+      boolean enqueued = HandlerCallTracker.end(state.context) > 0;
+      if (Fabric8Instrumentation.SWITCH.isOff()) {
+        state.cause = null;
+        return;
+      }
+      if (state.callType == NotificationType.UPDATE && state.cause != null) {
+        // Work a plain fabric8 handler hands on goes where the agent cannot see: not added is unknown.
+        state.metrics.update(state.cause, state.unchanged, NoopUpdateClassifier.outcome(state.dropsAreObservable, enqueued));
+      } else {
+        state.metrics.notification(state.callType);
+      }
+      state.cause = null;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+}

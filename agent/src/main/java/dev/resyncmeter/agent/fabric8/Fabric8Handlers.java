@@ -1,0 +1,35 @@
+package dev.resyncmeter.agent.fabric8;
+
+import dev.resyncmeter.agent.ClassLabels;
+import dev.resyncmeter.agent.IdentityWeakMap;
+
+/**
+ * The {@code handler} labels of fabric8 handlers. A framework that makes its own handlers (JOSDK's
+ * event sources) names them after its controller and says whether each one hands its work to a
+ * queue the agent observes; any other handler is named after its class, and where its work goes is
+ * unknown.
+ */
+public final class Fabric8Handlers {
+
+  private static final IdentityWeakMap<Named> NAMED = new IdentityWeakMap<>();
+
+  private Fabric8Handlers() {}
+
+  /** A framework made {@code handler} for the controller {@code label}. */
+  public static void named(Object handler, String label, boolean handsWorkToObservedQueue) {
+    NAMED.put(handler, new Named(label, handsWorkToObservedQueue));
+  }
+
+  static String label(Object handler) {
+    Named named = NAMED.get(handler);
+    return named != null ? named.label : ClassLabels.of(handler.getClass());
+  }
+
+  /** Whether a call of {@code handler} that added no work really dropped its notification. */
+  static boolean handsWorkToObservedQueue(Object handler) {
+    Named named = NAMED.get(handler);
+    return named != null && named.handsWorkToObservedQueue;
+  }
+
+  private record Named(String label, boolean handsWorkToObservedQueue) {}
+}

@@ -1,0 +1,108 @@
+package dev.resyncmeter.agent.fabric8;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
+import static net.bytebuddy.matcher.ElementMatchers.isInterface;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import dev.resyncmeter.agent.HasSuperTypeNamed;
+import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.LayoutCheckedAdvice;
+import dev.resyncmeter.agent.LibraryPresence;
+import dev.resyncmeter.agent.UnitSwitch;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * fabric8's informer (7.0 to 8.0): where it is made ({@code DefaultSharedIndexInformer}), where its
+ * notifications are made ({@code ProcessorStore}: watch events, list pages, resyncs), delivered
+ * ({@code ProcessorListener.add}) and handled (every fabric8 {@code ResourceEventHandler}), and why
+ * its reflector lists again ({@code Reflector$ReflectorWatcher.onClose}).
+ */
+public final class Fabric8Instrumentation implements InstrumentationUnit {
+
+  static final String PACKAGE = "io.fabric8.kubernetes.client.informers.";
+  public static final String RESOURCE_EVENT_HANDLER = PACKAGE + "ResourceEventHandler";
+
+  /** Off when a class of fabric8's informer has a shape this agent does not know. */
+  static final UnitSwitch SWITCH = new UnitSwitch("fabric8 informer", Fabric8Bridge.COMPONENT);
+
+  @Override
+  public String name() {
+    return "informer";
+  }
+
+  @Override
+  public UnitSwitch unitSwitch() {
+    return SWITCH;
+  }
+
+  @Override
+  public AgentBuilder install(AgentBuilder builder) {
+    String cache = PACKAGE + "impl.cache.";
+    return builder
+        .type(named(PACKAGE + "impl.DefaultSharedIndexInformer"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("apiTypeClass", Class.class.getName())
+                .field("processor", cache + "SharedProcessor")
+                .field("processorStore", cache + "ProcessorStore")
+                .field("reflector", cache + "Reflector")
+                .constructor(4, Fabric8Advice.InformerConstructor.class))
+        .type(named(cache + "SharedProcessor"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .method("addProcessorListener", 3, Fabric8Advice.AddProcessorListener.class)
+                .advice(
+                    "distribute(Notification, boolean)",
+                    named("distribute").and(takesArguments(2)).and(takesArgument(0, named(cache + "ProcessorListener$Notification"))),
+                    Fabric8Advice.Distribute.class,
+                    true))
+        .type(named(cache + "ProcessorListener"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .constructor(2, Fabric8Advice.ListenerConstructor.class)
+                .method("add", 1, Fabric8Advice.Delivery.class))
+        .type(named(cache + "ProcessorStore"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("synced", "java.util.concurrent.atomic.AtomicBoolean")
+                .advice(
+                    "update(List)",
+                    named("update").and(takesArguments(1)).and(takesArgument(0, java.util.List.class)),
+                    Fabric8Advice.ListPage.class,
+                    true)
+                .advice(
+                    "syncList(Set) or retainAll(Set, Consumer)",
+                    named("syncList").and(takesArguments(1)).or(named("retainAll").and(takesArguments(2))),
+                    Fabric8Advice.ListSynced.class,
+                    true)
+                .method("resync", 0, Fabric8Advice.Resync.class))
+        .type(named(cache + "Reflector$ReflectorWatcher"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("this$0", cache + "Reflector")
+                .advice(
+                    "onClose(WatcherException)",
+                    named("onClose").and(takesArguments(1)),
+                    Fabric8Advice.WatchClosed.class,
+                    true))
+        // Any handler class of the host's, JOSDK's event sources among them. A handler need not
+        // override every method, so none is required; generic ones also have bridge methods.
+        .type(not(isInterface()).and(new HasSuperTypeNamed(RESOURCE_EVENT_HANDLER)), LibraryPresence.FABRIC8_HANDLER)
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .advice("onAdd", handlerMethod("onAdd", 1), Fabric8Advice.HandlerAdd.class, false)
+                .advice("onUpdate", handlerMethod("onUpdate", 2), Fabric8Advice.HandlerUpdate.class, false)
+                .advice("onDelete", handlerMethod("onDelete", 2), Fabric8Advice.HandlerDelete.class, false));
+  }
+
+  private static ElementMatcher.Junction<MethodDescription> handlerMethod(String name, int arguments) {
+    var matcher = named(name).and(takesArguments(arguments)).and(not(isBridge())).and(not(isAbstract()));
+    return name.equals("onDelete") ? matcher.and(takesArgument(1, boolean.class)) : matcher;
+  }
+}

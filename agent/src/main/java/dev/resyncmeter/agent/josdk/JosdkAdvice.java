@@ -1,0 +1,152 @@
+package dev.resyncmeter.agent.josdk;
+
+import dev.resyncmeter.collector.Trigger;
+import io.javaoperatorsdk.operator.api.reconciler.BaseControl;
+import io.javaoperatorsdk.operator.processing.Controller;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The advice woven into JOSDK's classes. Each piece is inlined into the host's class (so it may name
+ * JOSDK types) and only hands what it sees to {@link JosdkBridge}.
+ * {@code suppress = Throwable.class}: a fault in the agent never reaches the host.
+ */
+final class JosdkAdvice {
+
+  private JosdkAdvice() {}
+
+  /** {@code ControllerEventSource(Controller)}. */
+  static final class ControllerEventSourceConstructor {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object eventSource, @Advice.Argument(0) Object controller) {
+      JosdkBridge.controllerEventSourceCreated(eventSource, ((Controller<?>) controller).getConfiguration().getName());
+    }
+  }
+
+  /** {@code EventProcessor.handleEvent(Event)}. */
+  static final class HandleEvent {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter() {
+      return JosdkBridge.eventHandling();
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object previous) {
+      JosdkBridge.eventHandled(previous);
+    }
+  }
+
+  /** {@code EventProcessor.reScheduleExecutionIfInstructed}: what the reconcile asked for. */
+  static final class Reschedule {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter() {
+      return JosdkBridge.schedulingStarting(Trigger.REQUEUE);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object previous) {
+      JosdkBridge.schedulingFinished(previous);
+    }
+  }
+
+  /** {@code EventProcessor.handleRetryOnException} and {@code handleRateLimitedSubmission}. */
+  static final class RetryOrDelay {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter() {
+      return JosdkBridge.schedulingStarting(Trigger.REQUEUE);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object previous) {
+      JosdkBridge.schedulingFinished(previous);
+    }
+  }
+
+  /** {@code EventProcessor.scheduleExecutionForMaxReconciliationInterval}: JOSDK's periodic reconcile. */
+  static final class MaxReconciliationInterval {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter() {
+      return JosdkBridge.schedulingStarting(Trigger.PERIODIC);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object previous) {
+      JosdkBridge.schedulingFinished(previous);
+    }
+  }
+
+  /** {@code TimerEventSource$EventProducerTimeTask(ResourceID)}. */
+  static final class TimerTaskConstructor {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object task) {
+      JosdkBridge.timerTaskCreated(task);
+    }
+  }
+
+  /** {@code TimerEventSource$EventProducerTimeTask.run()}. */
+  static final class TimerTaskRun {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.This Object task) {
+      return JosdkBridge.timerFiring(task);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object previous) {
+      JosdkBridge.timerFired(previous);
+    }
+  }
+
+  /** {@code ResourceState.markEventReceived(...)}. */
+  static final class EventMarked {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object state) {
+      JosdkBridge.eventMarked(state);
+    }
+  }
+
+  /** {@code ResourceState.unMarkEventReceived(...)}. */
+  static final class EventsTaken {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object state) {
+      JosdkBridge.eventsTaken(state);
+    }
+  }
+
+  /** {@code EventProcessor$ReconcilerExecutor(ResourceID, ExecutionScope)}. */
+  static final class ExecutorConstructor {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object executor) {
+      JosdkBridge.reconcileSubmitted(executor);
+    }
+  }
+
+  /** {@code EventProcessor$ReconcilerExecutor.run()}. */
+  static final class ExecutorRun {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object executor) {
+      JosdkBridge.executionStarting(executor);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit() {
+      JosdkBridge.executionFinished();
+    }
+  }
+
+  /** {@code Controller.reconcile(resource, context)}: JOSDK's call of the reconciler. */
+  static final class Reconcile {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static long enter() {
+      return JosdkBridge.reconcileStarting();
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(
+        @Advice.Enter long startedAt,
+        @Advice.This Object controller,
+        @Advice.Return Object result,
+        @Advice.Thrown Throwable thrown) {
+      boolean rescheduled = result instanceof BaseControl && ((BaseControl<?>) result).getScheduleDelay().isPresent();
+      JosdkBridge.reconcileFinished(startedAt, ((Controller<?>) controller).getConfiguration().getName(), rescheduled, thrown);
+    }
+  }
+}

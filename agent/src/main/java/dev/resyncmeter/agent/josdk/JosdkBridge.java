@@ -1,0 +1,256 @@
+package dev.resyncmeter.agent.josdk;
+
+import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.agent.AgentMetrics;
+import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
+import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.ReconcileResult;
+import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.ThreadContext;
+import dev.resyncmeter.collector.Trigger;
+
+/**
+ * What the JOSDK advice calls. JOSDK has no queue: events mark a resource's state in the
+ * {@code EventProcessor}, which submits one reconcile for all the events marked since the last one.
+ * So a trigger is found where the event comes from (a handler call is a {@code change}; a timer task
+ * carries the reason it was scheduled for), merged where the event marks the resource's state, and
+ * taken where the submission clears the marks; the reconcile that runs for that submission is
+ * counted under it. JOSDK calls all of these under its {@code EventProcessor}'s lock. Every method
+ * catches its own faults: nothing here may reach the host.
+ */
+public final class JosdkBridge {
+
+  static final String COMPONENT = "josdk-reconciler";
+
+  /** What an enter advice returns when it did not open its scope. */
+  static final Object NOT_OPENED = new Object();
+
+  /** The merged trigger of the events marked on each resource's state since its last submission. */
+  private static final IdentityWeakMap<Trigger> PENDING = new IdentityWeakMap<>();
+  /** The trigger of each submitted reconcile ({@code ReconcilerExecutor}) until it runs. */
+  private static final IdentityWeakMap<Trigger> SUBMITTED = new IdentityWeakMap<>();
+  /** The reason each timer task was scheduled for. */
+  private static final IdentityWeakMap<Trigger> TIMER_REASONS = new IdentityWeakMap<>();
+
+  private JosdkBridge() {}
+
+  /** JOSDK made the event source that handles its controller's primary resources. */
+  public static void controllerEventSourceCreated(Object eventSource, String controllerName) {
+    try {
+      if (JosdkInstrumentation.SWITCH.on() && controllerName != null) {
+        // Every event that passes its filters goes to the EventProcessor, where the agent sees it.
+        Fabric8Handlers.named(eventSource, controllerName, true);
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  // ---- where events come from ------------------------------------------------------------------
+
+  /** {@code EventProcessor.handleEvent} starts; returns what {@link #eventHandled} restores. */
+  public static Object eventHandling() {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return NOT_OPENED;
+      }
+      ThreadContext context = ThreadContext.current();
+      JosdkThread thread = JosdkThread.of(context);
+      Trigger previous = thread.event;
+      Trigger trigger = HandlerCallTracker.currentTrigger(context);
+      if (trigger != null) {
+        // Inside an informer handler's call: the handler handed its notification on.
+        HandlerCallTracker.queueAdded(context);
+      } else {
+        trigger = thread.firing != null ? thread.firing : Trigger.OTHER;
+      }
+      thread.event = trigger;
+      return previous;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return NOT_OPENED;
+    }
+  }
+
+  public static void eventHandled(Object previous) {
+    try {
+      if (previous != NOT_OPENED) {
+        JosdkThread.of(ThreadContext.current()).event = (Trigger) previous;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** A reschedule, retry or delay is being scheduled for {@code reason}; returns what to restore. */
+  public static Object schedulingStarting(Trigger reason) {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return NOT_OPENED;
+      }
+      JosdkThread thread = JosdkThread.of(ThreadContext.current());
+      Trigger previous = thread.scheduling;
+      thread.scheduling = reason;
+      return previous;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return NOT_OPENED;
+    }
+  }
+
+  public static void schedulingFinished(Object previous) {
+    try {
+      if (previous != NOT_OPENED) {
+        JosdkThread.of(ThreadContext.current()).scheduling = (Trigger) previous;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** A timer task was made: it will fire for the reason being scheduled now ({@code other} if none). */
+  public static void timerTaskCreated(Object task) {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return;
+      }
+      Trigger reason = JosdkThread.of(ThreadContext.current()).scheduling;
+      TIMER_REASONS.put(task, reason != null ? reason : Trigger.OTHER);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** A timer task runs (on the timer's thread, or inline for an instant reschedule). */
+  public static Object timerFiring(Object task) {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return NOT_OPENED;
+      }
+      JosdkThread thread = JosdkThread.of(ThreadContext.current());
+      Trigger previous = thread.firing;
+      Trigger reason = TIMER_REASONS.remove(task);
+      thread.firing = reason != null ? reason : Trigger.OTHER;
+      return previous;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return NOT_OPENED;
+    }
+  }
+
+  public static void timerFired(Object previous) {
+    try {
+      if (previous != NOT_OPENED) {
+        JosdkThread.of(ThreadContext.current()).firing = (Trigger) previous;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  // ---- where events wait and are taken ---------------------------------------------------------
+
+  /**
+   * {@code ResourceState.markEventReceived}: an event now waits for the resource's next reconcile. It
+   * is the event being handled, or a failed reconcile marking itself for its retry.
+   */
+  public static void eventMarked(Object resourceState) {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return;
+      }
+      JosdkThread thread = JosdkThread.of(ThreadContext.current());
+      Trigger trigger = thread.event != null ? thread.event : thread.scheduling != null ? thread.scheduling : Trigger.OTHER;
+      PENDING.put(resourceState, Trigger.merge(PENDING.get(resourceState), trigger));
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code ResourceState.unMarkEventReceived}: a reconcile is submitted for the events marked. */
+  public static void eventsTaken(Object resourceState) {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return;
+      }
+      Trigger taken = PENDING.remove(resourceState);
+      JosdkThread.of(ThreadContext.current()).taken = taken != null ? taken : Trigger.OTHER;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The {@code ReconcilerExecutor} made right after the marks were taken carries their trigger. */
+  public static void reconcileSubmitted(Object executor) {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return;
+      }
+      JosdkThread thread = JosdkThread.of(ThreadContext.current());
+      SUBMITTED.put(executor, thread.taken != null ? thread.taken : Trigger.OTHER);
+      thread.taken = null;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  // ---- where reconciles run --------------------------------------------------------------------
+
+  /** {@code ReconcilerExecutor.run()} starts on a reconciler thread. */
+  public static void executionStarting(Object executor) {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return;
+      }
+      Trigger trigger = SUBMITTED.remove(executor);
+      JosdkThread.of(ThreadContext.current()).reconcile = trigger != null ? trigger : Trigger.OTHER;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  public static void executionFinished() {
+    try {
+      Object state = ThreadContext.current().framework;
+      if (state instanceof JosdkThread) {
+        ((JosdkThread) state).reconcile = null;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code Controller.reconcile} starts: the clock, or 0 when the unit is off. */
+  public static long reconcileStarting() {
+    try {
+      return JosdkInstrumentation.SWITCH.on() ? System.nanoTime() : 0;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return 0;
+    }
+  }
+
+  /**
+   * {@code Controller.reconcile} returned ({@code rescheduled}: it asked for a reschedule) or threw.
+   * Outside a submitted execution (application code calling it) the trigger is {@code other}.
+   */
+  public static void reconcileFinished(long startedAt, String controllerName, boolean rescheduled, Throwable thrown) {
+    try {
+      if (startedAt == 0 || !JosdkInstrumentation.SWITCH.on()) {
+        return;
+      }
+      long took = System.nanoTime() - startedAt;
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (metrics == null || controllerName == null) {
+        return;
+      }
+      Object state = ThreadContext.current().framework;
+      Trigger trigger = state instanceof JosdkThread && ((JosdkThread) state).reconcile != null ? ((JosdkThread) state).reconcile : Trigger.OTHER;
+      ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+      metrics.controller(controllerName).reconciled(trigger, result, took);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.resyncmeter.agent.josdk;
+
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+
+import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.LayoutCheckedAdvice;
+import dev.resyncmeter.agent.UnitSwitch;
+import net.bytebuddy.agent.builder.AgentBuilder;
+
+/**
+ * JOSDK 5.x: where events come from and why ({@code EventProcessor}, its timer), where they wait and
+ * are taken ({@code ResourceState}), and the reconcile that runs for them ({@code ReconcilerExecutor},
+ * {@code Controller.reconcile}). Methods are matched by name: their parameters changed across 5.x.
+ * JOSDK's own classes only, never the user's reconciler: {@code Controller} is a reconciler too, so
+ * matching every reconciler would count each reconcile twice.
+ */
+public final class JosdkInstrumentation implements InstrumentationUnit {
+
+  static final String PACKAGE = "io.javaoperatorsdk.operator.processing.";
+
+  static final UnitSwitch SWITCH = new UnitSwitch("JOSDK reconciler", JosdkBridge.COMPONENT);
+
+  @Override
+  public String name() {
+    return "reconciler";
+  }
+
+  @Override
+  public UnitSwitch unitSwitch() {
+    return SWITCH;
+  }
+
+  @Override
+  public AgentBuilder install(AgentBuilder builder) {
+    String event = PACKAGE + "event.";
+    return builder
+        .type(named(event + "EventProcessor"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .method("handleEvent", 1, JosdkAdvice.HandleEvent.class)
+                .advice("reScheduleExecutionIfInstructed", named("reScheduleExecutionIfInstructed"), JosdkAdvice.Reschedule.class, true)
+                .advice("handleRetryOnException", named("handleRetryOnException"), JosdkAdvice.RetryOrDelay.class, true)
+                .advice("handleRateLimitedSubmission", named("handleRateLimitedSubmission"), JosdkAdvice.RetryOrDelay.class, true)
+                .advice(
+                    "scheduleExecutionForMaxReconciliationInterval",
+                    named("scheduleExecutionForMaxReconciliationInterval"),
+                    JosdkAdvice.MaxReconciliationInterval.class,
+                    true))
+        .type(named(event + "ResourceState"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .advice("markEventReceived", named("markEventReceived"), JosdkAdvice.EventMarked.class, true)
+                .advice("unMarkEventReceived", named("unMarkEventReceived"), JosdkAdvice.EventsTaken.class, true))
+        .type(named(event + "EventProcessor$ReconcilerExecutor"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .advice("a constructor", isConstructor(), JosdkAdvice.ExecutorConstructor.class, true)
+                .method("run", 0, JosdkAdvice.ExecutorRun.class))
+        .type(named(event + "source.timer.TimerEventSource$EventProducerTimeTask"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .advice("a constructor", isConstructor(), JosdkAdvice.TimerTaskConstructor.class, true)
+                .method("run", 0, JosdkAdvice.TimerTaskRun.class))
+        .type(named(event + "source.controller.ControllerEventSource"))
+        .transform(LayoutCheckedAdvice.of(SWITCH).constructor(1, JosdkAdvice.ControllerEventSourceConstructor.class))
+        .type(named(PACKAGE + "Controller"))
+        .transform(LayoutCheckedAdvice.of(SWITCH).method("reconcile", 2, JosdkAdvice.Reconcile.class));
+  }
+}

@@ -1,0 +1,33 @@
+package dev.resyncmeter.agent.josdk;
+
+import dev.resyncmeter.collector.ThreadContext;
+import dev.resyncmeter.collector.Trigger;
+
+/**
+ * What the JOSDK unit follows on one thread, kept in the thread's {@link ThreadContext}: each field is
+ * the trigger of a JOSDK call in progress on this thread, null when none runs. Only its own thread
+ * touches it.
+ */
+final class JosdkThread {
+
+  /** {@code EventProcessor.handleEvent}: the trigger of the event being handled. */
+  Trigger event;
+  /** A reschedule, retry, rate-limit delay or maximum-interval timer being scheduled now. */
+  Trigger scheduling;
+  /** {@code TimerEventSource}'s task running now: the reason it was scheduled for. */
+  Trigger firing;
+  /** A reconcile being submitted: the merged trigger of the events it takes. */
+  Trigger taken;
+  /** The reconcile this thread runs: the trigger it was submitted with. */
+  Trigger reconcile;
+
+  static JosdkThread of(ThreadContext context) {
+    Object state = context.framework;
+    if (state instanceof JosdkThread) {
+      return (JosdkThread) state;
+    }
+    JosdkThread created = new JosdkThread();
+    context.framework = created;
+    return created;
+  }
+}

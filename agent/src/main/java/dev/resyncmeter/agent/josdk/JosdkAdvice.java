@@ -132,6 +132,22 @@ final class JosdkAdvice {
     }
   }
 
+  /** {@code EventProcessor.eventProcessingFinished(scope, postExecutionControl)}, on the reconciler thread. */
+  static final class ExecutionEnding {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      JosdkBridge.executionEnding();
+    }
+  }
+
+  /** {@code Controller.cleanup(resource, context)}. */
+  static final class Cleanup {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      JosdkBridge.cleanupRunning();
+    }
+  }
+
   /** {@code Controller.reconcile(resource, context)}: JOSDK's call of the reconciler. */
   static final class Reconcile {
     @Advice.OnMethodEnter(suppress = Throwable.class)

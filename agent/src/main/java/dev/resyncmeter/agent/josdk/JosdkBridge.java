@@ -28,8 +28,8 @@ public final class JosdkBridge {
 
   /** The merged trigger of the events marked on each resource's state since its last submission. */
   private static final IdentityWeakMap<Trigger> PENDING = new IdentityWeakMap<>();
-  /** The trigger of each submitted reconcile ({@code ReconcilerExecutor}) until it runs. */
-  private static final IdentityWeakMap<Trigger> SUBMITTED = new IdentityWeakMap<>();
+  /** Each submitted execution ({@code ReconcilerExecutor}) until it runs. */
+  private static final IdentityWeakMap<JosdkThread.Submission> SUBMITTED = new IdentityWeakMap<>();
   /** The reason each timer task was scheduled for. */
   private static final IdentityWeakMap<Trigger> TIMER_REASONS = new IdentityWeakMap<>();
 
@@ -175,7 +175,9 @@ public final class JosdkBridge {
         return;
       }
       Trigger taken = PENDING.remove(resourceState);
-      JosdkThread.of(ThreadContext.current()).taken = taken != null ? taken : Trigger.OTHER;
+      JosdkThread thread = JosdkThread.of(ThreadContext.current());
+      thread.taken = taken != null ? taken : Trigger.OTHER;
+      thread.takenFrom = resourceState;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -188,8 +190,9 @@ public final class JosdkBridge {
         return;
       }
       JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      SUBMITTED.put(executor, thread.taken != null ? thread.taken : Trigger.OTHER);
+      SUBMITTED.put(executor, new JosdkThread.Submission(thread.taken != null ? thread.taken : Trigger.OTHER, thread.takenFrom));
       thread.taken = null;
+      thread.takenFrom = null;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -203,8 +206,46 @@ public final class JosdkBridge {
       if (!JosdkInstrumentation.SWITCH.on()) {
         return;
       }
-      Trigger trigger = SUBMITTED.remove(executor);
-      JosdkThread.of(ThreadContext.current()).reconcile = trigger != null ? trigger : Trigger.OTHER;
+      JosdkThread thread = JosdkThread.of(ThreadContext.current());
+      thread.running = SUBMITTED.remove(executor);
+      thread.ran = false;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** {@code Controller.cleanup} runs: the execution did its work, though it is no reconcile. */
+  public static void cleanupRunning() {
+    try {
+      Object state = ThreadContext.current().framework;
+      if (state instanceof JosdkThread) {
+        ((JosdkThread) state).ran = true;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * {@code EventProcessor.eventProcessingFinished}, before JOSDK decides what comes next. An execution
+   * that called no reconciler (it only added JOSDK's finalizer, then reschedules itself at once)
+   * passes its trigger on to the next one: that reconcile does the work the events asked for.
+   */
+  public static void executionEnding() {
+    try {
+      if (!JosdkInstrumentation.SWITCH.on()) {
+        return;
+      }
+      Object state = ThreadContext.current().framework;
+      if (!(state instanceof JosdkThread)) {
+        return;
+      }
+      JosdkThread thread = (JosdkThread) state;
+      JosdkThread.Submission running = thread.running;
+      if (running != null && !thread.ran && running.resourceState() != null) {
+        PENDING.put(running.resourceState(), Trigger.merge(PENDING.get(running.resourceState()), running.trigger()));
+      }
+      thread.ran = true;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -214,7 +255,7 @@ public final class JosdkBridge {
     try {
       Object state = ThreadContext.current().framework;
       if (state instanceof JosdkThread) {
-        ((JosdkThread) state).reconcile = null;
+        ((JosdkThread) state).running = null;
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -246,7 +287,11 @@ public final class JosdkBridge {
         return;
       }
       Object state = ThreadContext.current().framework;
-      Trigger trigger = state instanceof JosdkThread && ((JosdkThread) state).reconcile != null ? ((JosdkThread) state).reconcile : Trigger.OTHER;
+      Trigger trigger = Trigger.OTHER;
+      if (state instanceof JosdkThread && ((JosdkThread) state).running != null) {
+        ((JosdkThread) state).ran = true;
+        trigger = ((JosdkThread) state).running.trigger();
+      }
       ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
       metrics.controller(controllerName).reconciled(trigger, result, took);
     } catch (Throwable t) {

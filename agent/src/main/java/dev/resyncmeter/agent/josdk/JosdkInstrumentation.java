@@ -39,6 +39,7 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("handleEvent", 1, JosdkAdvice.HandleEvent.class)
+                .method("eventProcessingFinished", 2, JosdkAdvice.ExecutionEnding.class)
                 .advice("reScheduleExecutionIfInstructed", named("reScheduleExecutionIfInstructed"), JosdkAdvice.Reschedule.class, true)
                 .advice("handleRetryOnException", named("handleRetryOnException"), JosdkAdvice.RetryOrDelay.class, true)
                 .advice("handleRateLimitedSubmission", named("handleRateLimitedSubmission"), JosdkAdvice.RetryOrDelay.class, true)
@@ -65,6 +66,9 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
         .type(named(event + "source.controller.ControllerEventSource"))
         .transform(LayoutCheckedAdvice.of(SWITCH).constructor(1, JosdkAdvice.ControllerEventSourceConstructor.class))
         .type(named(PACKAGE + "Controller"))
-        .transform(LayoutCheckedAdvice.of(SWITCH).method("reconcile", 2, JosdkAdvice.Reconcile.class));
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .method("reconcile", 2, JosdkAdvice.Reconcile.class)
+                .method("cleanup", 2, JosdkAdvice.Cleanup.class));
   }
 }

@@ -16,10 +16,15 @@ final class JosdkThread {
   Trigger scheduling;
   /** {@code TimerEventSource}'s task running now: the reason it was scheduled for. */
   Trigger firing;
-  /** A reconcile being submitted: the merged trigger of the events it takes. */
+  /** A reconcile being submitted: the merged trigger of the events it takes, and whose they were. */
   Trigger taken;
-  /** The reconcile this thread runs: the trigger it was submitted with. */
-  Trigger reconcile;
+  Object takenFrom;
+  /** The execution this thread runs, and whether it called the reconciler (or its cleanup) yet. */
+  Submission running;
+  boolean ran;
+
+  /** A submitted execution: the trigger of the events it took, and the resource state they were marked on. */
+  record Submission(Trigger trigger, Object resourceState) {}
 
   static JosdkThread of(ThreadContext context) {
     Object state = context.framework;

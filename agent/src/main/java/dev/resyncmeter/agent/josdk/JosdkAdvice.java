@@ -3,6 +3,7 @@ package dev.resyncmeter.agent.josdk;
 import dev.resyncmeter.collector.Trigger;
 import io.javaoperatorsdk.operator.api.reconciler.BaseControl;
 import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -25,13 +26,26 @@ final class JosdkAdvice {
   /** {@code EventProcessor.handleEvent(Event)}. */
   static final class HandleEvent {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter() {
-      return JosdkBridge.eventHandling();
+    static Object enter(@Advice.Argument(0) Object event) {
+      return JosdkBridge.eventHandling(event instanceof ResourceEvent);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Enter Object previous) {
       JosdkBridge.eventHandled(previous);
+    }
+  }
+
+  /** {@code InformerEventSource.propagateEvent(secondary)}. */
+  static final class PropagateEvent {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      JosdkBridge.propagating(true);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit() {
+      JosdkBridge.propagating(false);
     }
   }
 

@@ -49,8 +49,13 @@ public final class JosdkBridge {
 
   // ---- where events come from ------------------------------------------------------------------
 
-  /** {@code EventProcessor.handleEvent} starts; returns what {@link #eventHandled} restores. */
-  public static Object eventHandling() {
+  /**
+   * {@code EventProcessor.handleEvent} starts; returns what {@link #eventHandled} restores. An event
+   * made in an informer handler's call takes that call's trigger; without one (the fabric8 unit off),
+   * a primary resource's event ({@code resourceEvent}) or a secondary one is a {@code change}; a timer's
+   * takes the reason it was scheduled for; any other is {@code other}.
+   */
+  public static Object eventHandling(boolean resourceEvent) {
     try {
       if (!JosdkInstrumentation.SWITCH.on()) {
         return NOT_OPENED;
@@ -60,8 +65,10 @@ public final class JosdkBridge {
       Trigger previous = thread.event;
       Trigger trigger = HandlerCallTracker.currentTrigger(context);
       if (trigger != null) {
-        // Inside an informer handler's call: the handler handed its notification on.
+        // The handler handed its notification on: for its no-op outcome, it was enqueued.
         HandlerCallTracker.queueAdded(context);
+      } else if (resourceEvent || thread.propagating) {
+        trigger = Trigger.CHANGE;
       } else {
         trigger = thread.firing != null ? thread.firing : Trigger.OTHER;
       }
@@ -70,6 +77,17 @@ public final class JosdkBridge {
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
       return NOT_OPENED;
+    }
+  }
+
+  /** {@code InformerEventSource.propagateEvent} starts or ends: its events are a secondary resource's change. */
+  public static void propagating(boolean propagating) {
+    try {
+      if (JosdkInstrumentation.SWITCH.on() || !propagating) {
+        JosdkThread.of(ThreadContext.current()).propagating = propagating;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
     }
   }
 

@@ -63,6 +63,8 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("a constructor", isConstructor(), JosdkAdvice.TimerTaskConstructor.class, true)
                 .method("run", 0, JosdkAdvice.TimerTaskRun.class))
+        .type(named(event + "source.informer.InformerEventSource"))
+        .transform(LayoutCheckedAdvice.of(SWITCH).method("propagateEvent", 1, JosdkAdvice.PropagateEvent.class))
         .type(named(event + "source.controller.ControllerEventSource"))
         .transform(LayoutCheckedAdvice.of(SWITCH).constructor(1, JosdkAdvice.ControllerEventSourceConstructor.class))
         .type(named(PACKAGE + "Controller"))

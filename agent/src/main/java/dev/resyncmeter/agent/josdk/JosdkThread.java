@@ -10,6 +10,8 @@ import dev.resyncmeter.collector.Trigger;
  */
 final class JosdkThread {
 
+  /** {@code InformerEventSource.propagateEvent}: a secondary resource changed. */
+  boolean propagating;
   /** {@code EventProcessor.handleEvent}: the trigger of the event being handled. */
   Trigger event;
   /** A reschedule, retry, rate-limit delay or maximum-interval timer being scheduled now. */

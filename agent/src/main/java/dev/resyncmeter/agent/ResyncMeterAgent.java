@@ -254,9 +254,7 @@ public final class ResyncMeterAgent {
     }
     if (found.isEmpty()) {
       // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
-      return "client-java is not on the system class path: its "
-          + String.join(", ", Library.CLIENT_JAVA.units())
-          + " will be instrumented when a class loader loads it";
+      return "client-java, fabric8 and JOSDK are not on the system class path: each is instrumented when a class loader loads it";
     }
     return "instrumenting " + String.join(", ", found);
   }

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 class SpringBootJarIT {
 
   private static final String START_LINE =
-      "\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; client-java is not on the system class path: "
-          + "its informer, workqueue, controller will be instrumented when a class loader loads it";
+      "\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; client-java, fabric8 and JOSDK are not on the "
+          + "system class path: each is instrumented when a class loader loads it";
   private static final String INFO = "resync_meter_info{client=\"client-java\",client_version=\"27.0.0\",version=\"";
 
   private static Run resync;

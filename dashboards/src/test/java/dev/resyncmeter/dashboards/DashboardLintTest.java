@@ -91,6 +91,17 @@ class DashboardLintTest {
 
   @ParameterizedTest
   @MethodSource("dashboards")
+  void everyPanelSaysWhichClientLibrariesFeedIt(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      assertThat(Dashboards.librariesOf(panel))
+          .as(title(panel) + ": its description ends with 'Applies to: <libraries>.'")
+          .isNotEmpty()
+          .isSubsetOf("client-java", "fabric8", "JOSDK");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dashboards")
   void panelIdsAreUniqueAndTheGridHasNoOverlaps(Path file) throws Exception {
     List<JsonObject> panels = Dashboards.panels(Dashboards.read(file));
     Set<Integer> ids = new HashSet<>();

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.yaml.snakeyaml.Yaml;
 
@@ -67,6 +69,14 @@ final class Dashboards {
   }
 
   /** A query as Grafana sends it, with the dashboard's variables at the given values. */
+  private static final Pattern APPLIES_TO = Pattern.compile("Applies to: ([^.]+)\\.$");
+
+  /** The client libraries whose controllers feed a panel, as its description ends: "Applies to: a, b." */
+  static List<String> librariesOf(JsonObject panel) {
+    Matcher m = APPLIES_TO.matcher(panel.get("description").getAsString());
+    return m.find() ? List.of(m.group(1).split(", ")) : List.of();
+  }
+
   static String substitute(String expr, Map<String, String> variables) {
     String out = expr.replace("$__rate_interval", variables.getOrDefault("__rate_interval", "1m")).replace("$__range", variables.getOrDefault("__range", "5m"));
     for (Map.Entry<String, String> v : variables.entrySet()) {

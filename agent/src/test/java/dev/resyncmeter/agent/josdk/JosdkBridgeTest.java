@@ -1,0 +1,201 @@
+package dev.resyncmeter.agent.josdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resyncmeter.agent.TestCollector;
+import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.ThreadContext;
+import dev.resyncmeter.collector.Trigger;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The trigger of a JOSDK reconcile, followed through the calls JOSDK makes (here made by hand, in
+ * JOSDK's order, with plain objects standing for its resource states, executors and timer tasks):
+ * where an event comes from, where it waits, where a reconcile takes it.
+ */
+class JosdkBridgeTest {
+
+  private ResyncMetrics metrics;
+
+  @BeforeEach
+  void install() {
+    metrics = TestCollector.install();
+  }
+
+  @AfterEach
+  void uninstall() {
+    TestCollector.uninstall();
+  }
+
+  @Test
+  void anEventFromAnInformerHandlersCallIsAChangeAndCountsAsEnqueuedForTheHandler() {
+    Object state = new Object();
+    ThreadContext context = ThreadContext.current();
+    HandlerCallTracker.begin(context);
+    Object executor = handleEvent(state, false);
+    assertThat(HandlerCallTracker.end(context)).as("queue adds the handler call saw").isEqualTo(1);
+
+    reconcile(executor, false, null);
+
+    assertThat(reconciles()).containsExactly(Map.entry("change/success", 1L));
+  }
+
+  @Test
+  void aPrimaryOrSecondaryResourcesEventIsAChangeEvenWithoutAHandlerCall() {
+    reconcile(handleEvent(new Object(), true), false, null);
+    JosdkBridge.propagating(true);
+    Object secondary = handleEvent(new Object(), false);
+    JosdkBridge.propagating(false);
+    reconcile(secondary, false, null);
+
+    assertThat(reconciles()).containsExactly(Map.entry("change/success", 2L));
+  }
+
+  @Test
+  void aTimerFiresWithTheReasonItWasScheduledFor() {
+    Object periodic = scheduleTimer(Trigger.PERIODIC);
+    Object rescheduled = scheduleTimer(Trigger.REQUEUE);
+    Object byTheApplication = scheduleTimer(null);
+
+    reconcile(fire(rescheduled, new Object()), true, null);
+    reconcile(fire(periodic, new Object()), false, null);
+    reconcile(fire(byTheApplication, new Object()), false, new IllegalStateException("failed"));
+
+    assertThat(reconciles())
+        .containsExactly(Map.entry("other/error", 1L), Map.entry("periodic/success", 1L), Map.entry("requeue/requeue", 1L));
+  }
+
+  @Test
+  void eventsThatArriveWhileAReconcileRunsMergeIntoTheNextOneStrongestFirst() {
+    Object state = new Object();
+    Object first = handleEvent(state, true);
+    JosdkBridge.executionStarting(first);
+    // while it runs: the timer fires for the resource, then a change arrives; JOSDK only marks them
+    Object timer = scheduleTimer(Trigger.PERIODIC);
+    markOnly(timer, state);
+    markOnly(null, state);
+    finishReconcile(false, null);
+
+    Object next = submit(state);
+    reconcile(next, false, null);
+
+    assertThat(reconciles()).containsExactly(Map.entry("change/success", 2L));
+  }
+
+  @Test
+  void aRetryWaitsAsARequeueAndAnEventAfterTheSubmissionStartsAFreshSet() {
+    Object state = new Object();
+    Object failing = handleEvent(state, true);
+    JosdkBridge.executionStarting(failing);
+    long startedAt = JosdkBridge.reconcileStarting();
+    JosdkBridge.reconcileFinished(startedAt, "op", false, new IllegalStateException("failed"));
+    // eventProcessingFinished -> handleRetryOnException: the state marks itself and a timer is set
+    JosdkBridge.executionEnding();
+    Object outer = JosdkBridge.schedulingStarting(Trigger.REQUEUE);
+    JosdkBridge.eventMarked(state);
+    Object retryTimer = new Object();
+    JosdkBridge.timerTaskCreated(retryTimer);
+    JosdkBridge.schedulingFinished(outer);
+    JosdkBridge.executionFinished();
+
+    reconcile(fire(retryTimer, state), false, null);
+
+    assertThat(reconciles()).containsExactly(Map.entry("change/error", 1L), Map.entry("requeue/success", 1L));
+  }
+
+  @Test
+  void anExecutionThatCallsNoReconcilerPassesItsTriggerOn() {
+    // JOSDK's first execution of a resource with a Cleaner only adds its finalizer, then reschedules at once
+    Object state = new Object();
+    Object addsFinalizer = handleEvent(state, true);
+    JosdkBridge.executionStarting(addsFinalizer);
+    JosdkBridge.executionEnding();
+    Object outer = JosdkBridge.schedulingStarting(Trigger.REQUEUE);
+    Object instant = new Object();
+    JosdkBridge.timerTaskCreated(instant);
+    Object next = fire(instant, state);
+    JosdkBridge.schedulingFinished(outer);
+    JosdkBridge.executionFinished();
+
+    reconcile(next, false, null);
+
+    assertThat(reconciles()).containsExactly(Map.entry("change/success", 1L));
+  }
+
+  // ---- JOSDK's calls, in its order --------------------------------------------------------------
+
+  /** EventProcessor.handleEvent: marks the resource's state and submits a reconcile at once. */
+  private static Object handleEvent(Object state, boolean resourceEvent) {
+    Object previous = JosdkBridge.eventHandling(resourceEvent);
+    JosdkBridge.eventMarked(state);
+    Object executor = submit(state);
+    JosdkBridge.eventHandled(previous);
+    return executor;
+  }
+
+  /** An event of a timer task that only marks the state (its resource's reconcile is running). */
+  private static void markOnly(Object task, Object state) {
+    Object firing = task == null ? null : JosdkBridge.timerFiring(task);
+    Object previous = JosdkBridge.eventHandling(task == null);
+    JosdkBridge.eventMarked(state);
+    JosdkBridge.eventHandled(previous);
+    if (task != null) {
+      JosdkBridge.timerFired(firing);
+    }
+  }
+
+  private static Object submit(Object state) {
+    JosdkBridge.eventsTaken(state);
+    Object executor = new Object();
+    JosdkBridge.reconcileSubmitted(executor);
+    return executor;
+  }
+
+  private static Object scheduleTimer(Trigger reason) {
+    Object previous = reason == null ? null : JosdkBridge.schedulingStarting(reason);
+    Object task = new Object();
+    JosdkBridge.timerTaskCreated(task);
+    if (reason != null) {
+      JosdkBridge.schedulingFinished(previous);
+    }
+    return task;
+  }
+
+  private static Object fire(Object task, Object state) {
+    Object previous = JosdkBridge.timerFiring(task);
+    Object executor = handleEvent(state, false);
+    JosdkBridge.timerFired(previous);
+    return executor;
+  }
+
+  /** ReconcilerExecutor.run: Controller.reconcile, then eventProcessingFinished. */
+  private static void reconcile(Object executor, boolean rescheduled, Throwable thrown) {
+    JosdkBridge.executionStarting(executor);
+    finishReconcile(rescheduled, thrown);
+  }
+
+  private static void finishReconcile(boolean rescheduled, Throwable thrown) {
+    long startedAt = JosdkBridge.reconcileStarting();
+    JosdkBridge.reconcileFinished(startedAt, "op", rescheduled, thrown);
+    JosdkBridge.executionEnding();
+    JosdkBridge.executionFinished();
+  }
+
+  /** {@code controller_reconcile_total{controller="op"}} as trigger/result to count. */
+  private Map<String, Long> reconciles() {
+    Map<String, Long> counts = new TreeMap<>();
+    for (String line : metrics.scrape("text/plain").body().split("\n")) {
+      if (line.startsWith("controller_reconcile_total{controller=\"op\"")) {
+        String result = line.replaceAll(".*result=\"([^\"]+)\".*", "$1");
+        String trigger = line.replaceAll(".*trigger=\"([^\"]+)\".*", "$1");
+        counts.put(trigger + "/" + result, (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+      }
+    }
+    return counts;
+  }
+}

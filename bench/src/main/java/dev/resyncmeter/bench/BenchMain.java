@@ -48,6 +48,8 @@ public final class BenchMain {
           new Micro("handlerChangedIdle", "1 handler call (watch change, dropped)", 30),
           new Micro("handlerNoopEnqueue", "1 handler call (resync no-op) + add, get, done", 120),
           new Micro("handlerChangedEnqueue", "1 handler call (watch change) + add, get, done", 120),
+          new Micro("fabric8HandlerNoopIdle", "1 fabric8 delivery and handler call (resync no-op)", 30),
+          new Micro("fabric8HandlerChangedIdle", "1 fabric8 delivery and handler call (watch change)", 30),
           new Micro("workQueueCycle", "1 queue operation (DefaultWorkQueue add/get/done ÷ 3)", 30),
           new Micro("rateLimitingQueueCycle", "1 queue operation (DefaultRateLimitingQueue add/get/done ÷ 3)", 30),
           new Micro("reconcile", "1 reconcile through DefaultController's reconciler, outside its queue", Double.NaN),
@@ -164,7 +166,7 @@ public final class BenchMain {
         for (Config config : round % 2 == 0 ? List.of(Config.NONE, Config.RESYNC_METER) : List.of(Config.RESYNC_METER, Config.NONE)) {
           ChainedOptionsBuilder options =
               new OptionsBuilder()
-                  .include(MicroBenchmarks.class.getName().replace(".", "\\.") + "\\." + micro.method + "$")
+                  .include(MicroBenchmarks.class.getPackageName().replace(".", "\\.") + "\\.(MicroBenchmarks|Fabric8Benchmarks)\\." + micro.method + "$")
                   .forks(1)
                   .warmupIterations(warmups)
                   .warmupTime(warmupTime)

@@ -43,7 +43,8 @@ class BenchSmokeIT {
     JsonArray benchmarks = results.getAsJsonObject("micro").getAsJsonArray("benchmarks");
     assertThat(names(benchmarks, "name"))
         .containsExactly(
-            "handlerNoopIdle", "handlerChangedIdle", "handlerNoopEnqueue", "handlerChangedEnqueue", "workQueueCycle", "rateLimitingQueueCycle",
+            "handlerNoopIdle", "handlerChangedIdle", "handlerNoopEnqueue", "handlerChangedEnqueue", "fabric8HandlerNoopIdle",
+            "fabric8HandlerChangedIdle", "workQueueCycle", "rateLimitingQueueCycle",
             "reconcile", "workerItem", "clockRead");
     for (JsonElement benchmark : benchmarks) {
       assertThat(benchmark.getAsJsonObject().getAsJsonObject("nsPerOp").keySet()).containsExactly("none", "resync-meter");

@@ -38,11 +38,14 @@ public final class Main {
       case "reconcile-scenario" -> dev.resyncmeter.examples.scenario.ReconcileScenario.main(rest);
       case "memory-scenario" -> dev.resyncmeter.examples.scenario.MemoryScenario.main(rest);
       case "mock-scenario" -> dev.resyncmeter.examples.scenario.MockScenario.main(rest);
+      case "fabric8-scenario" -> dev.resyncmeter.examples.fabric8.Fabric8Scenario.main(rest);
+      case "josdk-scenario" -> dev.resyncmeter.examples.josdk.JosdkScenario.main(rest);
+      case "mixed-scenario" -> dev.resyncmeter.examples.fabric8.MixedScenario.main(rest);
       case "exit" -> exit(rest);
       case "idle" -> idle();
       case "properties" -> properties();
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | exit CODE | idle | properties]");
+        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | fabric8-scenario [--kind ConfigMap|Secret] | josdk-scenario | mixed-scenario | exit CODE | idle | properties]");
         System.exit(2);
       }
     }

@@ -1,6 +1,6 @@
 package dev.resyncmeter.examples.scenario;
 
-import static dev.resyncmeter.examples.scenario.GroundTruth.series;
+import static dev.resyncmeter.examples.truth.Truth.series;
 
 import dev.resyncmeter.examples.apiserver.EmbeddedApiServer;
 import io.kubernetes.client.extended.controller.Controller;

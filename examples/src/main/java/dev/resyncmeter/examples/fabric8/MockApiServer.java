@@ -1,0 +1,73 @@
+package dev.resyncmeter.examples.fabric8;
+
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * fabric8's mock API server in CRUD mode on a loopback port, in process: it stores what is created,
+ * serves lists and WebSocket watches, and bumps one global resource version on every change. It has
+ * no 410 of its own: {@link #expireWatchOnce} makes one watch close with one.
+ */
+public final class MockApiServer implements AutoCloseable {
+
+  private final Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+
+  private MockApiServer() throws IOException {
+    // Mixed: one-shot expectations are answered first, everything else by the CRUD store.
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
+    server.init(InetAddress.getLoopbackAddress(), 0);
+    client = server.createClient();
+  }
+
+  public static MockApiServer start() throws IOException {
+    return new MockApiServer();
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /**
+   * The next watch of {@code plural} in {@code namespace} from {@code resourceVersion} closes after
+   * {@code afterMillis} with 410 Gone, as an API server does when the version has expired.
+   */
+  public void expireWatchOnce(String plural, String namespace, String resourceVersion, long afterMillis) {
+    server
+        .expect()
+        .get()
+        .withPath(
+            "/api/v1/namespaces/" + namespace + "/" + plural + "?allowWatchBookmarks=true&resourceVersion=" + resourceVersion
+                + "&timeoutSeconds=600&watch=true")
+        .andUpgradeToWebSocket()
+        .open()
+        .waitFor(afterMillis)
+        .andEmit(new WatchEvent(new StatusBuilder().withCode(410).withMessage("too old resource version").build(), "ERROR"))
+        .done()
+        .once();
+  }
+
+  /** Requests served so far (lists, watches, changes). */
+  public int requestCount() {
+    return server.getRequestCount();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.destroy();
+  }
+}

@@ -1,0 +1,113 @@
+package dev.resyncmeter.examples.josdk;
+
+import static dev.resyncmeter.examples.truth.Truth.series;
+
+import dev.resyncmeter.examples.truth.Truth;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A small JOSDK operator over ConfigMaps, reconciled at least every two seconds
+ * ({@code maxReconciliationInterval}), with a short retry. A few ConfigMaps behave specially, by name:
+ * {@code reschedule-once} asks for a reschedule on its first reconcile, {@code fail-once} throws on
+ * its first, and {@code slow} blocks the reconcile that first sees its {@code phase=1} until
+ * {@link #releaseSlow} (so a change can arrive while it runs).
+ *
+ * <p>It counts every reconcile itself, by what it can tell: {@code change} when the ConfigMap's
+ * resource version differs from the one it last reconciled, else {@code requeue} when its previous
+ * reconcile of it threw or asked for a reschedule, else {@code periodic}.
+ */
+@ControllerConfiguration(
+    name = ConfigMapOperator.NAME,
+    // the mock server sets a generation on every kind: let every change through, as for a real ConfigMap
+    generationAwareEventProcessing = false,
+    maxReconciliationInterval = @MaxReconciliationInterval(interval = 2, timeUnit = TimeUnit.SECONDS))
+@GradualRetry(maxAttempts = 3, initialInterval = 300)
+public final class ConfigMapOperator implements Reconciler<ConfigMap> {
+
+  public static final String NAME = "configmap-operator";
+
+  private final Truth truth;
+  private final Map<String, String> lastVersion = new ConcurrentHashMap<>();
+  private final Map<String, String> lastResult = new ConcurrentHashMap<>();
+  private final Map<String, Integer> periodic = new ConcurrentHashMap<>();
+  private final Map<String, Integer> reconciles = new ConcurrentHashMap<>();
+  private final CountDownLatch slowStarted = new CountDownLatch(1);
+  private final CountDownLatch slowReleased = new CountDownLatch(1);
+  private volatile boolean slowDone;
+
+  public ConfigMapOperator(Truth truth) {
+    this.truth = truth;
+  }
+
+  @Override
+  public UpdateControl<ConfigMap> reconcile(ConfigMap configMap, Context<ConfigMap> context) throws Exception {
+    String name = configMap.getMetadata().getName();
+    String version = configMap.getMetadata().getResourceVersion();
+    String previous = lastResult.get(name);
+    String trigger =
+        !version.equals(lastVersion.get(name)) ? "change" : "error".equals(previous) || "requeue".equals(previous) ? "requeue" : "periodic";
+    lastVersion.put(name, version);
+    String result = "success";
+    try {
+      boolean first = reconciles.merge(name, 1, Integer::sum) == 1;
+      Thread.sleep(5);
+      if (name.equals("fail-once") && first) {
+        result = "error";
+        throw new IllegalStateException("fail-once fails its first reconcile");
+      }
+      if (name.equals("slow") && "1".equals(configMap.getData().get("phase")) && !slowDone) {
+        slowDone = true;
+        slowStarted.countDown();
+        if (!slowReleased.await(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("slow was never released");
+        }
+      }
+      if (name.equals("reschedule-once") && first) {
+        result = "requeue";
+        return UpdateControl.<ConfigMap>noUpdate().rescheduleAfter(300);
+      }
+      return UpdateControl.noUpdate();
+    } finally {
+      if (trigger.equals("periodic")) {
+        periodic.merge(name, 1, Integer::sum);
+      }
+      lastResult.put(name, result);
+      if (truth != null) {
+        truth.increment(series("controller_reconcile_total", "controller", NAME, "result", result, "trigger", trigger));
+        truth.increment(series("controller_reconcile_duration_seconds_count", "controller", NAME, "trigger", trigger));
+        truth.increment("reconciles_of{" + NAME + "}");
+      }
+    }
+  }
+
+  /** Periodic reconciles of {@code name} so far. */
+  int periodicReconciles(String name) {
+    return periodic.getOrDefault(name, 0);
+  }
+
+  int reconciles(String name) {
+    return reconciles.getOrDefault(name, 0);
+  }
+
+  String lastResult(String name) {
+    return lastResult.get(name);
+  }
+
+  boolean awaitSlowStarted(long seconds) throws InterruptedException {
+    return slowStarted.await(seconds, TimeUnit.SECONDS);
+  }
+
+  void releaseSlow() {
+    slowReleased.countDown();
+  }
+}

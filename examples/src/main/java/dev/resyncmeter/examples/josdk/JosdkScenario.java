@@ -1,0 +1,110 @@
+package dev.resyncmeter.examples.josdk;
+
+import static dev.resyncmeter.examples.truth.Truth.series;
+
+import dev.resyncmeter.examples.fabric8.MockApiServer;
+import dev.resyncmeter.examples.truth.Truth;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The JOSDK end-to-end run: {@link ConfigMapOperator} against the in-process mock server, printing the
+ * application's own counts.
+ *
+ * <p>{@code josdk-scenario}: four ConfigMaps exist when the operator starts ({@code plain},
+ * {@code reschedule-once}, {@code fail-once}, {@code slow}); once each has been reconciled and the
+ * reschedule and the retry are done, {@code slow} changes twice, the second time while the reconcile
+ * of the first change runs; then the operator runs until every ConfigMap had two periodic reconciles
+ * (maximum interval 2 s), and stops. Prints {@code truth} lines and {@code SCENARIO DONE}, then waits
+ * for its standard input to close.
+ */
+public final class JosdkScenario {
+
+  static final String NAMESPACE = "josdk-scenario";
+  static final List<String> NAMES = List.of("plain", "reschedule-once", "fail-once", "slow");
+
+  private JosdkScenario() {}
+
+  public static void main(String[] args) throws Exception {
+    Truth truth = new Truth();
+    try (MockApiServer server = MockApiServer.start()) {
+      run(server.client(), truth);
+    }
+    System.out.print(truth.render());
+    System.out.println("SCENARIO DONE");
+    System.out.flush();
+    while (System.in.read() >= 0) {
+      // stay up for the scrape until the test closes our input
+    }
+  }
+
+  static void run(KubernetesClient client, Truth truth) throws Exception {
+    for (String name : NAMES) {
+      client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
+    }
+    ConfigMapOperator reconciler = new ConfigMapOperator(truth);
+    Operator operator = operator(client, reconciler);
+    operator.start();
+    try {
+      await(
+          "the first reconciles, the reschedule and the retry",
+          () ->
+              NAMES.stream().allMatch(n -> "success".equals(reconciler.lastResult(n)))
+                  && reconciler.reconciles("reschedule-once") >= 2
+                  && reconciler.reconciles("fail-once") >= 2,
+          Duration.ofSeconds(30));
+      phase("slow", "1", client);
+      if (!reconciler.awaitSlowStarted(30)) {
+        throw new IllegalStateException("the reconcile of slow's change did not start");
+      }
+      phase("slow", "2", client);
+      // JOSDK marks the change while the reconcile runs; give its informer a moment to deliver it
+      Thread.sleep(500);
+      reconciler.releaseSlow();
+      await("two periodic reconciles of every ConfigMap", () -> NAMES.stream().allMatch(n -> reconciler.periodicReconciles(n) >= 2), Duration.ofSeconds(60));
+    } finally {
+      operator.stop();
+    }
+    String handler = ConfigMapOperator.NAME;
+    truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "add"), NAMES.size());
+    truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "update"), 2);
+    truth.set(series("informer_updates_total", "cause", "watch", "handler", handler, "kind", "ConfigMap", "resource_version", "changed"), 2);
+  }
+
+  /** The operator as the samples run it: the mock server's client, no server-side apply (it answers 415). */
+  static Operator operator(KubernetesClient client, ConfigMapOperator reconciler) {
+    Operator operator =
+        new Operator(
+            o ->
+                o.withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withSSABasedCreateUpdateMatchForDependentResources(false));
+    operator.register(reconciler, o -> o.settingNamespace(NAMESPACE));
+    return operator;
+  }
+
+  private static void phase(String name, String phase, KubernetesClient client) {
+    client.configMaps().inNamespace(NAMESPACE).withName(name).edit(c -> new ConfigMapBuilder(c).addToData("phase", phase).build());
+  }
+
+  static ConfigMap configMap(String name, String phase) {
+    return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().withData(Map.of("phase", phase)).build();
+  }
+
+  static void await(String what, BooleanSupplier condition, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+}

@@ -53,6 +53,8 @@ public final class Fabric8Scenario {
     while (System.in.read() >= 0) {
       // stay up for the scrape until the test closes our input
     }
+    // the client's and the operator's pools may leave threads that are not daemons
+    System.exit(0);
   }
 
   /** Runs the scenario for {@code kind} against {@code server}, counting into {@code truth}. */

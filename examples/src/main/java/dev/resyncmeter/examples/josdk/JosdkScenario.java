@@ -42,6 +42,8 @@ public final class JosdkScenario {
     while (System.in.read() >= 0) {
       // stay up for the scrape until the test closes our input
     }
+    // the client's and the operator's pools may leave threads that are not daemons
+    System.exit(0);
   }
 
   static void run(KubernetesClient client, Truth truth) throws Exception {

@@ -52,6 +52,34 @@ final class ExactCounts {
         });
   }
 
+  /** The fabric8 scenario's counts: every informer series its handlers counted, and no other. */
+  static void assertFabric8Scenario(Map<String, Long> truth, Scrape scrape, String kind) {
+    assertThat(truth)
+        .hasSizeGreaterThan(15)
+        .containsEntry("informer_relists_total{kind=\"" + kind + "\",reason=\"expired\"}", 1L)
+        // the ADDED events a new watch replays are dropped by fabric8: one add per object created
+        .containsEntry("informer_notifications_total{handler=\"Fabric8Sample$EveryUpdateHandler\",kind=\"" + kind + "\",type=\"add\"}", 5L);
+    assertExported(truth, scrape);
+    assertNothingElse(truth, scrape, INFORMER_FAMILIES);
+    // fabric8 makes no relist update of an unchanged object, and here nothing changed during the relist
+    assertThat(scrape.series().keySet()).noneMatch(s -> s.contains("cause=\"relist\""));
+  }
+
+  /** The JOSDK scenario's counts: every reconcile and informer series the operator counted, and no other. */
+  static void assertJosdkScenario(Map<String, Long> printed, Scrape scrape) {
+    Map<String, Long> truth = new LinkedHashMap<>(printed);
+    Long reconciles = truth.remove("reconciles_of{configmap-operator}");
+    assertThat(truth)
+        .containsKeys(
+            "controller_reconcile_total{controller=\"configmap-operator\",result=\"success\",trigger=\"periodic\"}",
+            "controller_reconcile_total{controller=\"configmap-operator\",result=\"success\",trigger=\"requeue\"}",
+            "controller_reconcile_total{controller=\"configmap-operator\",result=\"requeue\",trigger=\"change\"}",
+            "controller_reconcile_total{controller=\"configmap-operator\",result=\"error\",trigger=\"change\"}");
+    assertExported(truth, scrape);
+    assertNothingElse(truth, scrape, List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "informer_notifications_total", "informer_updates_total", "informer_noop_updates_total"));
+    assertThat(sum(scrape, "controller_reconcile_total", "configmap-operator")).isEqualTo((double) reconciles);
+  }
+
   /** Every series the application counted is exported with exactly its count (missing means 0). */
   static void assertExported(Map<String, Long> truth, Scrape scrape) {
     Map<String, Long> exported = new LinkedHashMap<>();

@@ -23,7 +23,8 @@ import java.util.Random;
  * {@code --kubeconfig}), a little churn of ConfigMaps, an expired watch now and then, and every few
  * seconds a summary read from the agent's {@code /metrics}.
  *
- * <p>{@code demo [--metrics-url URL] [--kubeconfig FILE] [--seconds N]}; runs until stopped, or N seconds.
+ * <p>{@code demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE] [--seconds N]}; runs
+ * until stopped, or N seconds. fabric8 and josdk run their sample against fabric8's mock server.
  */
 public final class Demo {
 
@@ -36,16 +37,29 @@ public final class Demo {
     String metricsUrl = "http://127.0.0.1:9464/metrics";
     String kubeconfig = null;
     long seconds = Long.MAX_VALUE;
+    String library = "client-java";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--metrics-url" -> metricsUrl = args[++i];
         case "--kubeconfig" -> kubeconfig = args[++i];
         case "--seconds" -> seconds = Long.parseLong(args[++i]);
+        case "--library" -> library = args[++i];
         default -> {
-          System.err.println("unknown demo option " + args[i] + "; usage: demo [--metrics-url URL] [--kubeconfig FILE] [--seconds N]");
+          System.err.println("unknown demo option " + args[i] + "; usage: demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE] [--seconds N]");
           System.exit(2);
         }
       }
+    }
+    if (library.equals("fabric8") || library.equals("josdk")) {
+      if (library.equals("fabric8")) {
+        Fabric8Demo.run(metricsUrl, seconds);
+      } else {
+        JosdkDemo.run(metricsUrl, seconds);
+      }
+      System.exit(0);
+    } else if (!library.equals("client-java")) {
+      System.err.println("unknown library " + library + "; usage: demo [--library client-java|fabric8|josdk] ...");
+      System.exit(2);
     }
     if (kubeconfig != null) {
       try (Reader reader = new FileReader(kubeconfig)) {
@@ -90,16 +104,16 @@ public final class Demo {
           System.out.println("demo: expired the open watches: the informer relists");
         }
         if (tick % 10 == 0) {
-          printSummary(metricsUrl, controllers.reconciles());
+          printSummary(metricsUrl, "reconciles " + controllers.reconciles());
         }
       }
     }
   }
 
-  private static void printSummary(String metricsUrl, long reconciles) {
+  static void printSummary(String metricsUrl, String headline) {
     String now = LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString();
     try {
-      System.out.print("[" + now + "] reconciles " + reconciles + "; " + MetricsSummary.render(MetricsSummary.fetch(metricsUrl)));
+      System.out.print("[" + now + "] " + headline + "; " + MetricsSummary.render(MetricsSummary.fetch(metricsUrl)));
     } catch (Exception e) {
       System.out.println(
           "[" + now + "] cannot read " + metricsUrl + " (" + e + "): is the agent attached (-javaagent) on that port?");

@@ -35,7 +35,7 @@ final class MetricsSummary {
   /** A few lines: updates by cause, then per handler its no-ops and what it did with them. */
   static String render(String scrape) {
     Map<String, Double> byCause = new TreeMap<>();
-    Map<String, double[]> byHandler = new TreeMap<>(); // noops, enqueued, dropped
+    Map<String, double[]> byHandler = new TreeMap<>(); // noops, enqueued, dropped, unknown
     Map<String, Map<String, double[]>> cost = new TreeMap<>(); // controller -> trigger -> reconciles, seconds
     double resyncs = 0;
     double relists = 0;
@@ -50,12 +50,14 @@ final class MetricsSummary {
       switch (m.group(1)) {
         case "informer_updates_total" -> byCause.merge(labels.get("cause"), value, Double::sum);
         case "informer_noop_updates_total" -> {
-          double[] h = byHandler.computeIfAbsent(labels.get("handler"), k -> new double[3]);
+          double[] h = byHandler.computeIfAbsent(labels.get("handler"), k -> new double[4]);
           h[0] += value;
           if ("enqueued".equals(labels.get("outcome"))) {
             h[1] += value;
           } else if ("dropped".equals(labels.get("outcome"))) {
             h[2] += value;
+          } else {
+            h[3] += value;
           }
         }
         case "controller_reconcile_total" ->
@@ -78,12 +80,16 @@ final class MetricsSummary {
     out.append(String.format("); resync ticks %.0f, relists %.0f, relist notifications lost %.0f%n", resyncs, relists, lost));
     byHandler.forEach(
         (handler, h) ->
-            out.append(String.format("  %-30s no-op updates %5.0f   enqueued %5.0f   dropped %5.0f%n", handler, h[0], h[1], h[2])));
+            out.append(
+                h[3] == 0
+                    ? String.format("  %-30s no-op updates %5.0f   enqueued %5.0f   dropped %5.0f%n", handler, h[0], h[1], h[2])
+                    : String.format("  %-38s no-op updates %5.0f   outcome unknown (no queue the agent sees) %5.0f%n", handler, h[0], h[3])));
     cost.forEach(
         (controller, byTrigger) -> {
           double seconds = byTrigger.values().stream().mapToDouble(c -> c[1]).sum();
           double noopSeconds = 0;
           double noopReconciles = 0;
+          double[] periodic = byTrigger.getOrDefault("periodic", new double[2]);
           StringBuilder triggers = new StringBuilder();
           for (Map.Entry<String, double[]> e : byTrigger.entrySet()) {
             triggers.append(String.format("%s %.0f (%.2f s), ", e.getKey(), e.getValue()[0], e.getValue()[1]));
@@ -95,8 +101,15 @@ final class MetricsSummary {
           triggers.setLength(Math.max(0, triggers.length() - 2));
           out.append(
               String.format(
-                  "  %-30s resync cost: %.0f reconciles, %.2f s = %.0f%% of reconcile time; by trigger: %s%n",
-                  controller, noopReconciles, noopSeconds, seconds == 0 ? 0 : 100 * noopSeconds / seconds, triggers));
+                  "  %-30s resync cost: %.0f reconciles, %.2f s = %.0f%% of reconcile time; ",
+                  controller, noopReconciles, noopSeconds, seconds == 0 ? 0 : 100 * noopSeconds / seconds));
+          if (periodic[0] > 0) {
+            // a framework's timer (JOSDK's maxReconciliationInterval): beside the resync cost, never in it
+            out.append(
+                String.format(
+                    "periodic: %.0f reconciles, %.2f s = %.0f%%; ", periodic[0], periodic[1], seconds == 0 ? 0 : 100 * periodic[1] / seconds));
+          }
+          out.append(String.format("by trigger: %s%n", triggers));
         });
     return out.toString();
   }

@@ -46,6 +46,11 @@ public final class Fabric8Sample<T extends HasMetadata> implements AutoCloseable
     return this;
   }
 
+  /** Reconciles the worker ran. */
+  public long reconciles() {
+    return reconcilesOfEveryUpdate.get() + reconcilesOfVersionChecking.get();
+  }
+
   /** Resync replays the handlers have seen so far. */
   public long resyncWaves() {
     return waves.waves();

@@ -4,6 +4,8 @@ import static dev.resyncmeter.examples.truth.Truth.series;
 
 import dev.resyncmeter.examples.truth.Truth;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
@@ -45,6 +47,7 @@ public final class ConfigMapOperator implements Reconciler<ConfigMap> {
   private final CountDownLatch slowReleased = new CountDownLatch(1);
   private volatile boolean slowDone;
 
+  /** {@code truth} may be null: the demo counts nothing itself. */
   public ConfigMapOperator(Truth truth) {
     this.truth = truth;
   }
@@ -88,6 +91,19 @@ public final class ConfigMapOperator implements Reconciler<ConfigMap> {
         truth.increment("reconciles_of{" + NAME + "}");
       }
     }
+  }
+
+  /** The operator as the samples run it: the mock server's client, no server-side apply (it answers 415). */
+  public static Operator operator(KubernetesClient client, ConfigMapOperator reconciler, String namespace) {
+    Operator operator =
+        new Operator(
+            o ->
+                o.withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withSSABasedCreateUpdateMatchForDependentResources(false));
+    operator.register(reconciler, o -> o.settingNamespace(namespace));
+    return operator;
   }
 
   /** Periodic reconciles of {@code name} so far. */

@@ -51,7 +51,7 @@ public final class JosdkScenario {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
     ConfigMapOperator reconciler = new ConfigMapOperator(truth);
-    Operator operator = operator(client, reconciler);
+    Operator operator = ConfigMapOperator.operator(client, reconciler, NAMESPACE);
     operator.start();
     try {
       await(
@@ -77,19 +77,6 @@ public final class JosdkScenario {
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "add"), NAMES.size());
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "update"), 2);
     truth.set(series("informer_updates_total", "cause", "watch", "handler", handler, "kind", "ConfigMap", "resource_version", "changed"), 2);
-  }
-
-  /** The operator as the samples run it: the mock server's client, no server-side apply (it answers 415). */
-  static Operator operator(KubernetesClient client, ConfigMapOperator reconciler) {
-    Operator operator =
-        new Operator(
-            o ->
-                o.withKubernetesClient(client)
-                    .withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(false)
-                    .withSSABasedCreateUpdateMatchForDependentResources(false));
-    operator.register(reconciler, o -> o.settingNamespace(NAMESPACE));
-    return operator;
   }
 
   private static void phase(String name, String phase, KubernetesClient client) {

@@ -1,0 +1,50 @@
+package dev.resyncmeter.examples.demo;
+
+import dev.resyncmeter.examples.fabric8.Fabric8Sample;
+import dev.resyncmeter.examples.fabric8.MockApiServer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The fabric8 demo: {@link Fabric8Sample} (a handler that compares resource versions and one that
+ * does not) against fabric8's mock server in CRUD mode, with a change every 3 seconds, and a summary
+ * read from the agent's endpoint every 10.
+ */
+final class Fabric8Demo {
+
+  private static final String NAMESPACE = "demo";
+
+  private Fabric8Demo() {}
+
+  static void run(String metricsUrl, long seconds) throws Exception {
+    try (MockApiServer server = MockApiServer.start()) {
+      KubernetesClient client = server.client();
+      for (int i = 0; i < Demo.OBJECTS; i++) {
+        client.resource(new ConfigMapBuilder().withNewMetadata().withName("settings-" + i).endMetadata().withData(Map.of("revision", "0")).build())
+            .inNamespace(NAMESPACE)
+            .create();
+      }
+      try (Fabric8Sample<ConfigMap> sample = new Fabric8Sample<>(client, ConfigMap.class, NAMESPACE, Demo.RESYNC_PERIOD.toMillis(), null).start()) {
+        System.out.println(
+            "demo: fabric8 informer with handlers VersionCheckingHandler and EveryUpdateHandler, resync every "
+                + Demo.RESYNC_PERIOD.toSeconds() + " s, against fabric8's mock server with " + Demo.OBJECTS + " ConfigMaps; metrics at " + metricsUrl);
+        Random random = new Random(42);
+        long start = System.nanoTime();
+        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
+          Thread.sleep(1_000);
+          if (tick % 3 == 0) {
+            String revision = Long.toString(tick);
+            client.configMaps().inNamespace(NAMESPACE).withName("settings-" + random.nextInt(Demo.OBJECTS))
+                .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
+          }
+          if (tick % 10 == 0) {
+            Demo.printSummary(metricsUrl, "reconciles " + sample.reconciles());
+          }
+        }
+      }
+    }
+  }
+}

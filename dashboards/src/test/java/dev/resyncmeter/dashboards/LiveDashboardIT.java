@@ -29,25 +29,37 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every dashboard query and every rule expression, run through a real Prometheus (Debian's) that
- * scraped the real agent in the demo: the sample controllers against the embedded API server, with
- * churn and relists. Both processes live on loopback ports and are stopped afterwards in every case.
+ * scraped the real agent in the three demos: the client-java sample controllers against the embedded
+ * API server, with churn and relists; the fabric8 sample and the JOSDK operator against fabric8's mock
+ * server, with churn. Both processes live on loopback ports and are stopped afterwards in every case.
  */
 class LiveDashboardIT {
 
   static final String JOB = "resync-meter-demo";
-  /** Panels the demo cannot feed: it has no agent faults. */
+  /** Panels the demos cannot feed: they have no agent faults. */
   static final Set<String> MAY_BE_EMPTY = Set.of("Agent errors");
-  static final Map<String, String> VARIABLES =
-      Map.of(
+
+  /** One demo per client library, each its own scrape job, with the controller and handler it names. */
+  record Library(String name, String demo, String job, String controller, String handler) {
+    Map<String, String> variables() {
+      return Map.of(
           "__rate_interval", "30s",
           "__range", "2m",
-          "job", JOB,
+          "job", job,
           "namespace", ".*",
           "pod", ".*",
-          "controller", "configmap-every-update",
-          "handler", "configmap-every-update");
+          "controller", controller,
+          "handler", handler);
+    }
+  }
 
-  private static Process demo;
+  static final List<Library> LIBRARIES =
+      List.of(
+          new Library("client-java", "client-java", JOB, "configmap-every-update", "configmap-every-update"),
+          new Library("fabric8", "fabric8", JOB + "-fabric8", ".*", "Fabric8Sample.EveryUpdateHandler"),
+          new Library("JOSDK", "josdk", JOB + "-josdk", "configmap-operator", "configmap-operator"));
+
+  private static final List<Process> demos = new ArrayList<>();
   private static Process prometheus;
   private static Path workDir;
   private static String api;
@@ -56,23 +68,35 @@ class LiveDashboardIT {
   static void start() throws Exception {
     Path prometheusBinary = Tools.require("prometheus");
     workDir = Files.createTempDirectory("resync-meter-prometheus");
-    int agentPort = freePort();
+    StringBuilder scrapeConfigs = new StringBuilder();
+    for (Library library : LIBRARIES) {
+      int agentPort = freePort();
+      demos.add(
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-javaagent:" + jar("resyncmeter.agentJar") + "=host=127.0.0.1,port=" + agentPort,
+                  "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                  "-jar",
+                  jar("resyncmeter.examplesJar").toString(),
+                  "demo",
+                  "--library",
+                  library.demo(),
+                  "--metrics-url",
+                  "http://127.0.0.1:" + agentPort + "/metrics",
+                  "--seconds",
+                  "150")
+              .redirectErrorStream(true)
+              .redirectOutput(workDir.resolve(library.demo() + ".log").toFile())
+              .start());
+      scrapeConfigs.append(
+          String.join(
+              "\n",
+              "  - job_name: " + library.job(),
+              "    static_configs:",
+              "      - targets: ['127.0.0.1:" + agentPort + "']",
+              ""));
+    }
     int prometheusPort = freePort();
-    demo =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + jar("resyncmeter.agentJar") + "=host=127.0.0.1,port=" + agentPort,
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-jar",
-                jar("resyncmeter.examplesJar").toString(),
-                "demo",
-                "--metrics-url",
-                "http://127.0.0.1:" + agentPort + "/metrics",
-                "--seconds",
-                "150")
-            .redirectErrorStream(true)
-            .redirectOutput(workDir.resolve("demo.log").toFile())
-            .start();
     Path config = workDir.resolve("prometheus.yml");
     Files.writeString(
         config,
@@ -84,10 +108,7 @@ class LiveDashboardIT {
             "rule_files:",
             "  - " + Dashboards.RULES.toAbsolutePath(),
             "scrape_configs:",
-            "  - job_name: " + JOB,
-            "    static_configs:",
-            "      - targets: ['127.0.0.1:" + agentPort + "']",
-            ""));
+            scrapeConfigs.toString()));
     prometheus =
         new ProcessBuilder(
                 prometheusBinary.toString(),
@@ -102,14 +123,19 @@ class LiveDashboardIT {
     // Long enough for resync ticks (5 s), changes (3 s), two relists (20 s) and rates over 30 s.
     long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
     while (System.nanoTime() < until) {
-      assertThat(demo.isAlive()).as("the demo runs\n" + log("demo.log")).isTrue();
+      for (int i = 0; i < demos.size(); i++) {
+        String log = LIBRARIES.get(i).demo() + ".log";
+        assertThat(demos.get(i).isAlive()).as("the demo runs\n" + log(log)).isTrue();
+      }
       Thread.sleep(1_000);
     }
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (Process process : new Process[] {prometheus, demo}) {
+    List<Process> processes = new ArrayList<>(demos);
+    processes.add(0, prometheus);
+    for (Process process : processes) {
       if (process != null) {
         process.destroy();
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
@@ -125,30 +151,58 @@ class LiveDashboardIT {
   }
 
   @Test
-  void prometheusScrapedTheAgent() throws Exception {
-    assertThat(query("up{job=\"" + JOB + "\"}")).hasSize(1).allSatisfy(r -> assertThat(value(r)).isEqualTo(1.0));
+  void prometheusScrapedEveryDemosAgent() throws Exception {
+    for (Library library : LIBRARIES) {
+      assertThat(query("up{job=\"" + library.job() + "\"}")).as(library.job()).hasSize(1).allSatisfy(r -> assertThat(value(r)).isEqualTo(1.0));
+    }
   }
 
+  /** Every panel query runs; each panel has data from the demo of every library it says it applies to. */
   @Test
-  void everyPanelQueryRunsAndEveryFedPanelHasData() throws Exception {
+  void everyPanelQueryRunsAndEveryPanelHasDataFromEachLibraryItAppliesTo() throws Exception {
     Map<String, String> empty = new LinkedHashMap<>();
     int queries = 0;
     for (Path file : Dashboards.files()) {
       for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
         String title = panel.get("title").getAsString();
-        boolean panelHasData = false;
-        for (String expr : Dashboards.expressions(panel)) {
-          List<JsonObject> result = query(Dashboards.substitute(expr, VARIABLES));
-          queries++;
-          panelHasData |= !result.isEmpty();
-        }
-        if (!panelHasData && !MAY_BE_EMPTY.contains(title)) {
-          empty.put(file.getFileName() + ": " + title, String.join(" | ", Dashboards.expressions(panel)));
+        for (Library library : LIBRARIES) {
+          if (!Dashboards.librariesOf(panel).contains(library.name())) {
+            continue;
+          }
+          boolean panelHasData = false;
+          for (String expr : Dashboards.expressions(panel)) {
+            List<JsonObject> result = query(Dashboards.substitute(expr, library.variables()));
+            queries++;
+            panelHasData |= !result.isEmpty();
+          }
+          if (!panelHasData && !MAY_BE_EMPTY.contains(title)) {
+            empty.put(file.getFileName() + ": " + title + " (" + library.name() + ")", String.join(" | ", Dashboards.expressions(panel)));
+          }
         }
       }
     }
-    assertThat(queries).isGreaterThan(20);
+    assertThat(queries).isGreaterThan(40);
     assertThat(empty).as("panels without data").isEmpty();
+  }
+
+  @Test
+  void theResyncCostPanelsShowTheOperatorsPeriodicReconcilesBesideTheNoOpTriggersNotInThem() throws Exception {
+    String josdk = LIBRARIES.get(2).job();
+    assertThat(query("sum(increase(controller_reconcile_duration_seconds_sum{job=\"" + josdk + "\", trigger=\"periodic\"}[2m]))"))
+        .singleElement()
+        .satisfies(r -> assertThat(value(r)).isPositive());
+    assertThat(query("sum(increase(controller_reconcile_duration_seconds_sum{job=\"" + josdk + "\", trigger=~\".*_noop\"}[2m]))")).isEmpty();
+  }
+
+  @Test
+  void theFabric8HandlersNoOpsAreCountedWithAnUnknownOutcome() throws Exception {
+    String fabric8 = LIBRARIES.get(1).job();
+    Map<String, Double> byHandler = new LinkedHashMap<>();
+    for (JsonObject r : query("sum by (handler) (increase(informer_noop_updates_total{job=\"" + fabric8 + "\", outcome=\"unknown\"}[2m]))")) {
+      byHandler.put(r.getAsJsonObject("metric").get("handler").getAsString(), value(r));
+    }
+    assertThat(byHandler.keySet()).containsExactlyInAnyOrder("Fabric8Sample$EveryUpdateHandler", "Fabric8Sample$VersionCheckingHandler");
+    assertThat(byHandler.values()).allSatisfy(n -> assertThat(n).isPositive());
   }
 
   @Test

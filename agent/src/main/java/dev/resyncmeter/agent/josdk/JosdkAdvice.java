@@ -49,21 +49,11 @@ final class JosdkAdvice {
     }
   }
 
-  /** {@code EventProcessor.reScheduleExecutionIfInstructed}: what the reconcile asked for. */
-  static final class Reschedule {
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter() {
-      return JosdkBridge.schedulingStarting(Trigger.REQUEUE);
-    }
-
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter Object previous) {
-      JosdkBridge.schedulingFinished(previous);
-    }
-  }
-
-  /** {@code EventProcessor.handleRetryOnException} and {@code handleRateLimitedSubmission}. */
-  static final class RetryOrDelay {
+  /**
+   * {@code EventProcessor.reScheduleExecutionIfInstructed} (what the reconcile asked for),
+   * {@code handleRetryOnException} and {@code handleRateLimitedSubmission}: all schedule a requeue.
+   */
+  static final class Requeue {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static Object enter() {
       return JosdkBridge.schedulingStarting(Trigger.REQUEUE);

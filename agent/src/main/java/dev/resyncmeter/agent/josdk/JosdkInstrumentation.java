@@ -40,9 +40,9 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
             LayoutCheckedAdvice.of(SWITCH)
                 .method("handleEvent", 1, JosdkAdvice.HandleEvent.class)
                 .method("eventProcessingFinished", 2, JosdkAdvice.ExecutionEnding.class)
-                .advice("reScheduleExecutionIfInstructed", named("reScheduleExecutionIfInstructed"), JosdkAdvice.Reschedule.class, true)
-                .advice("handleRetryOnException", named("handleRetryOnException"), JosdkAdvice.RetryOrDelay.class, true)
-                .advice("handleRateLimitedSubmission", named("handleRateLimitedSubmission"), JosdkAdvice.RetryOrDelay.class, true)
+                .advice("reScheduleExecutionIfInstructed", named("reScheduleExecutionIfInstructed"), JosdkAdvice.Requeue.class, true)
+                .advice("handleRetryOnException", named("handleRetryOnException"), JosdkAdvice.Requeue.class, true)
+                .advice("handleRateLimitedSubmission", named("handleRateLimitedSubmission"), JosdkAdvice.Requeue.class, true)
                 .advice(
                     "scheduleExecutionForMaxReconciliationInterval",
                     named("scheduleExecutionForMaxReconciliationInterval"),

@@ -1,0 +1,110 @@
+package dev.resyncmeter.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** Every manifest, as written and as rendered, is what the Kubernetes and Prometheus Operator APIs accept. */
+class ModelsTest {
+
+  /** The kustomizations a user applies (components are rendered through the overlays that use them). */
+  static List<Path> kustomizations() throws Exception {
+    List<Path> found = new ArrayList<>();
+    for (Path top : List.of(Tools.DEPLOY.resolve("kustomize"), Tools.ROOT.resolve("dashboards"))) {
+      try (Stream<Path> files = Files.walk(top)) {
+        files.filter(f -> f.getFileName().toString().equals("kustomization.yaml")).filter(f -> !f.toString().contains("/target/")).forEach(f -> found.add(f.getParent()));
+      }
+    }
+    return found.stream().sorted().toList();
+  }
+
+  static boolean isComponent(Path dir) throws Exception {
+    return Yaml.documents(dir.resolve("kustomization.yaml")).get(0).path("kind").asText().equals("Component");
+  }
+
+  @Test
+  void everyKustomizationRendersAndEachComponentIsUsedByAnOverlayThatRenders() throws Exception {
+    List<Path> dirs = kustomizations();
+    assertThat(dirs).extracting(d -> Tools.ROOT.relativize(d).toString())
+        .contains("deploy/kustomize/resync-meter", "deploy/kustomize/sample-controller", "deploy/kustomize/sample-controller-with-resync-meter",
+            "deploy/kustomize/monitoring", "dashboards");
+    for (Path dir : dirs) {
+      if (isComponent(dir)) {
+        String name = dir.getFileName().toString();
+        assertThat(dirs).as("an overlay uses " + dir).anySatisfy(other -> {
+          assertThat(Files.readString(other.resolve("kustomization.yaml"))).contains("../" + name);
+        });
+      } else {
+        assertThat(Yaml.documents(Tools.kustomize(dir))).as(dir.toString()).isNotEmpty();
+      }
+    }
+  }
+
+  @Test
+  void everyRenderedObjectValidatesAgainstItsTypedModel() throws Exception {
+    Map<String, List<String>> problems = new LinkedHashMap<>();
+    int objects = 0;
+    for (Path dir : kustomizations()) {
+      if (isComponent(dir)) {
+        continue;
+      }
+      for (JsonNode object : Yaml.documents(Tools.kustomize(dir))) {
+        objects++;
+        List<String> found = Models.problems(object);
+        if (!found.isEmpty()) {
+          problems.put(Tools.ROOT.relativize(dir) + ": " + Models.typeOf(object) + " " + object.at("/metadata/name").asText(), found);
+        }
+      }
+    }
+    assertThat(objects).isGreaterThanOrEqualTo(9);
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void everyManifestFileValidatesAgainstItsTypedModel() throws Exception {
+    Map<String, List<String>> problems = new LinkedHashMap<>();
+    List<String> localConfig = new ArrayList<>();
+    int objects = 0;
+    try (Stream<Path> files = Files.walk(Tools.DEPLOY.resolve("kustomize"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml") && !f.getFileName().toString().equals("kustomization.yaml")).sorted().toList()) {
+        for (JsonNode object : Yaml.documents(file)) {
+          if (object.at("/metadata/annotations").path("config.kubernetes.io/local-config").asText().equals("true")) {
+            // read by kustomize only, never sent to a cluster
+            localConfig.add(Models.typeOf(object));
+            continue;
+          }
+          objects++;
+          List<String> found = Models.problems(object);
+          if (!found.isEmpty()) {
+            problems.put(Tools.ROOT.relativize(file) + ": " + Models.typeOf(object), found);
+          }
+        }
+      }
+    }
+    assertThat(localConfig).containsExactly("resync-meter.dev/v1/ResyncMeterSettings");
+    assertThat(objects).isGreaterThanOrEqualTo(7);
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void aMistypedFieldOrAValueOfTheWrongTypeIsCaught() throws Exception {
+    String rendered = Tools.kustomize(Tools.DEPLOY.resolve("kustomize/sample-controller-with-resync-meter"));
+    JsonNode deployment = Yaml.one(Yaml.documents(rendered.replace("containerPort: 9464", "containerPorts: 9464")), "Deployment", "sample-controller");
+    assertThat(Models.problems(deployment)).containsExactly("unknown field Deployment.spec.template.spec.containers[0].ports[0].containerPorts");
+
+    JsonNode quoted = Yaml.one(Yaml.documents(rendered.replace("replicas: 1", "replicas: \"1\"")), "Deployment", "sample-controller");
+    assertThat(Models.problems(quoted)).singleElement().asString().startsWith("bad value at Deployment.spec.replicas: Cannot coerce String value");
+
+    String podMonitor = Files.readString(Tools.DEPLOY.resolve("kustomize/monitoring/pod-monitor.yaml"));
+    assertThat(Models.problems(Yaml.documents(podMonitor.replace("podMetricsEndpoints:", "podMetricEndpoints:")).get(0)))
+        .containsExactly("unknown field PodMonitor.spec.podMetricEndpoints");
+  }
+}

@@ -56,6 +56,46 @@ class AgentJarContentsIT {
     assertThat(foreign).isEmpty();
   }
 
+  /** The artifacts shaded into the jar, by the start of their jar file's name. */
+  private static final List<String> SHADED =
+      List.of("byte-buddy-", "micrometer-", "prometheus-metrics-", "slf4j-api-", "slf4j-simple-", "HdrHistogram-", "LatencyUtils-", "jspecify-");
+
+  /**
+   * Each shaded library's license and NOTICE files are in the jar whole, under the same names (the
+   * texts of several libraries one after the other), and the project's own license comes first.
+   */
+  @Test
+  void theLicenseAndNoticeTextsOfEveryShadedLibraryAreKeptAfterTheProjectsOwn() throws IOException {
+    int libraries = 0;
+    int texts = 0;
+    try (JarFile agent = new JarFile(JAR.toFile())) {
+      assertThat(text(agent, "META-INF/LICENSE").trim()).startsWith(Files.readString(Path.of("..", "LICENSE")).trim());
+      for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        String name = Path.of(entry).getFileName().toString();
+        if (!name.endsWith(".jar") || SHADED.stream().noneMatch(name::startsWith)) {
+          continue;
+        }
+        libraries++;
+        try (JarFile library = new JarFile(entry)) {
+          for (ZipEntry file : Collections.list(library.entries())) {
+            if (!file.isDirectory() && LICENSE_TEXT.matcher(file.getName()).matches()) {
+              texts++;
+              assertThat(text(agent, file.getName())).as(file.getName() + " of " + name).contains(text(library, file.getName()).trim());
+            }
+          }
+        }
+      }
+    }
+    assertThat(libraries).as("shaded libraries on the test's class path").isGreaterThanOrEqualTo(10);
+    assertThat(texts).isGreaterThanOrEqualTo(10);
+  }
+
+  private static String text(JarFile jar, String name) throws IOException {
+    ZipEntry entry = jar.getEntry(name);
+    assertThat(entry).as(name + " in " + jar.getName()).isNotNull();
+    return new String(jar.getInputStream(entry).readAllBytes(), StandardCharsets.UTF_8);
+  }
+
   /** A service file naming a host-visible interface, or a provider outside our packages, would leak. */
   @Test
   void everyServiceFileNamesOneOfOurInterfacesAndOnlyOurProvidersAllInsideTheJar() throws IOException {

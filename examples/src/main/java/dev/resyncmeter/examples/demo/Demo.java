@@ -21,9 +21,10 @@ import java.util.Random;
 /**
  * The demo: the sample controllers against the embedded API server (or a real cluster with
  * {@code --kubeconfig}), a little churn of ConfigMaps, an expired watch now and then, and every few
- * seconds a summary read from the agent's {@code /metrics}.
+ * seconds a summary read from the agent's {@code /metrics}. In a pod, {@code --in-cluster} watches the
+ * cluster's ConfigMaps with the pod's service account.
  *
- * <p>{@code demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE] [--seconds N]}; runs
+ * <p>{@code demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE | --in-cluster] [--seconds N]}; runs
  * until stopped, or N seconds. fabric8 and josdk run their sample against fabric8's mock server.
  */
 public final class Demo {
@@ -36,16 +37,18 @@ public final class Demo {
   public static void main(String[] args) throws Exception {
     String metricsUrl = "http://127.0.0.1:9464/metrics";
     String kubeconfig = null;
+    boolean inCluster = false;
     long seconds = Long.MAX_VALUE;
     String library = "client-java";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--metrics-url" -> metricsUrl = args[++i];
         case "--kubeconfig" -> kubeconfig = args[++i];
+        case "--in-cluster" -> inCluster = true;
         case "--seconds" -> seconds = Long.parseLong(args[++i]);
         case "--library" -> library = args[++i];
         default -> {
-          System.err.println("unknown demo option " + args[i] + "; usage: demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE] [--seconds N]");
+          System.err.println("unknown demo option " + args[i] + "; usage: demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE | --in-cluster] [--seconds N]");
           System.exit(2);
         }
       }
@@ -61,7 +64,12 @@ public final class Demo {
       System.err.println("unknown library " + library + "; usage: demo [--library client-java|fabric8|josdk] ...");
       System.exit(2);
     }
-    if (kubeconfig != null) {
+    if (inCluster) {
+      // In a pod: the service account's token and the cluster's address (deploy/kustomize/sample-controller).
+      ApiClient client = ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
+      System.out.println("demo: watching ConfigMaps of the cluster it runs in (no churn)");
+      run(client, null, metricsUrl, seconds);
+    } else if (kubeconfig != null) {
       try (Reader reader = new FileReader(kubeconfig)) {
         ApiClient client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
         System.out.println("demo: watching ConfigMaps of the cluster in " + kubeconfig + " (no churn)");

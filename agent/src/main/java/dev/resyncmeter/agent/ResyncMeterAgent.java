@@ -22,21 +22,28 @@ public final class ResyncMeterAgent {
 
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
+  /**
+   * Set in the JVM the agent runs in, under the agent's own prefix: the attach command reads them to
+   * refuse a second agent and to say where this one serves.
+   */
+  public static final String VERSION_PROPERTY = "dev.resyncmeter.agent.version";
+  public static final String ENDPOINT_PROPERTY = "dev.resyncmeter.agent.endpoint";
+
   private ResyncMeterAgent() {}
 
   public static void premain(String args, Instrumentation instrumentation) {
     // Beside another Java agent, everything is done here, before that agent's premain, as always: its
     // transformer may take its own class loader's lock while it loads a class, and a start thread
     // loading our classes at the same time can deadlock with it (OpenTelemetry's does).
-    start(args, instrumentation, !besideOtherJavaAgents());
+    start(args, instrumentation, !besideOtherJavaAgents(), false);
   }
 
   public static void agentmain(String args, Instrumentation instrumentation) {
     // Attached to a running host: its classes are loaded already, the weaving retransforms them now.
-    start(args, instrumentation, false);
+    start(args, instrumentation, false, true);
   }
 
-  private static void start(String args, Instrumentation instrumentation, boolean inBackground) {
+  private static void start(String args, Instrumentation instrumentation, boolean inBackground, boolean attached) {
     StartGate gate = null;
     boolean handedOver = false;
     try {
@@ -46,6 +53,7 @@ public final class ResyncMeterAgent {
         AgentLog.warn("already running in this JVM; the second start is ignored");
         return;
       }
+      System.setProperty(VERSION_PROPERTY, version());
       AgentArguments arguments = AgentArguments.parse(args, System.getenv());
       for (String problem : arguments.problems()) {
         AgentLog.warn(problem);
@@ -65,9 +73,17 @@ public final class ResyncMeterAgent {
         weave(gate, instrumentation, server, true);
       }
       handedOver = true;
-      String serving =
-          server == null ? "serving no endpoint" : "serving http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
+      String endpoint = server == null ? "no endpoint" : "http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
+      System.setProperty(ENDPOINT_PROPERTY, server == null ? endpoint : "serving " + endpoint);
+      String serving = "serving " + endpoint;
       AgentLog.info("resync-meter {} {}; {}", version(), serving, clientLibraries());
+      if (attached) {
+        // Their state was made before the advice was there (listeners, queues, reconcilers wrapped at
+        // construction): counting them from here on would be counting them wrong.
+        AgentLog.warn(
+            "attached to a running JVM: the informers, workqueues and controllers it runs already are not counted;"
+                + " for exact counts start it with -javaagent");
+      }
     } catch (Throwable t) {
       if (gate != null && !handedOver) {
         // the weaving will not come: nothing may wait for it

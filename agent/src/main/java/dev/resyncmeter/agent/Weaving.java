@@ -47,6 +47,9 @@ final class Weaving {
     return all;
   }
 
+  static final int RETRANSFORM_BATCH = 20;
+  static final long RETRANSFORM_PAUSE_MILLIS = 20;
+
   private Weaving() {}
 
   /** Exports whether each unit counts ({@code resync_meter_instrumentation_active}). */
@@ -82,9 +85,13 @@ final class Weaving {
       builder =
           builder
               .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+              // Attached to a running host: retransformation stops the world for each batch, so the
+              // loaded classes go in small batches with a pause between them.
+              .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(RETRANSFORM_BATCH))
               // Classes the host loads while the weaving is being installed: a class defined after the
               // first look at the loaded classes is found by the next one.
-              .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE);
+              .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
+              .with(AgentBuilder.RedefinitionStrategy.Listener.Pausing.of(RETRANSFORM_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));
     }
     for (InstrumentationUnit unit : allUnits()) {
       builder = unit.install(builder);

@@ -13,8 +13,6 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.io.FileReader;
 import java.io.Reader;
 import java.time.Duration;
-import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Random;
 
@@ -34,7 +32,14 @@ public final class Demo {
 
   private Demo() {}
 
+  static final String USAGE =
+      "usage: demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE | --in-cluster] [--seconds N]";
+
+  /** Held: java.util.logging keeps loggers weakly, and a collected one forgets its level. */
+  private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
   public static void main(String[] args) throws Exception {
+    quietStop();
     String metricsUrl = "http://127.0.0.1:9464/metrics";
     String kubeconfig = null;
     boolean inCluster = false;
@@ -42,15 +47,16 @@ public final class Demo {
     String library = "client-java";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--metrics-url" -> metricsUrl = args[++i];
-        case "--kubeconfig" -> kubeconfig = args[++i];
-        case "--in-cluster" -> inCluster = true;
-        case "--seconds" -> seconds = Long.parseLong(args[++i]);
-        case "--library" -> library = args[++i];
-        default -> {
-          System.err.println("unknown demo option " + args[i] + "; usage: demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE | --in-cluster] [--seconds N]");
-          System.exit(2);
+        case "--help", "-h" -> {
+          System.out.println(USAGE);
+          System.exit(0);
         }
+        case "--metrics-url" -> metricsUrl = value(args, ++i);
+        case "--kubeconfig" -> kubeconfig = value(args, ++i);
+        case "--in-cluster" -> inCluster = true;
+        case "--seconds" -> seconds = seconds(value(args, ++i));
+        case "--library" -> library = value(args, ++i);
+        default -> usage("unknown demo option " + args[i]);
       }
     }
     if (library.equals("fabric8") || library.equals("josdk")) {
@@ -61,8 +67,7 @@ public final class Demo {
       }
       System.exit(0);
     } else if (!library.equals("client-java")) {
-      System.err.println("unknown library " + library + "; usage: demo [--library client-java|fabric8|josdk] ...");
-      System.exit(2);
+      usage("unknown library " + library);
     }
     if (inCluster) {
       // In a pod: the service account's token and the cluster's address (deploy/kustomize/sample-controller).
@@ -88,6 +93,45 @@ public final class Demo {
     System.exit(0);
   }
 
+  /**
+   * client-java's listener and controller threads log their interruption at ERROR with a stack trace
+   * when the demo stops them, and fabric8's mock server logs every request: neither is news here.
+   */
+  private static void quietStop() {
+    for (String logger : new String[] {"io.kubernetes.client.informer.cache.ProcessorListener", "io.kubernetes.client.informer.cache.Controller",
+        "io.kubernetes.client.extended.controller.ControllerManager"}) {
+      if (System.getProperty("org.slf4j.simpleLogger.log." + logger) == null) {
+        System.setProperty("org.slf4j.simpleLogger.log." + logger, "off");
+      }
+    }
+    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  private static String value(String[] args, int i) {
+    if (i >= args.length) {
+      usage(args[i - 1] + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static long seconds(String text) {
+    try {
+      long seconds = Long.parseLong(text);
+      if (seconds > 0) {
+        return seconds;
+      }
+    } catch (NumberFormatException notANumber) {
+      // said below
+    }
+    usage("--seconds takes a whole number of seconds above zero, not '" + text + "'");
+    return 0;
+  }
+
+  static void usage(String problem) {
+    System.err.println("demo: " + problem + "; " + USAGE);
+    System.exit(2);
+  }
+
   private static void run(ApiClient client, EmbeddedApiServer server, String metricsUrl, long seconds) throws Exception {
     SharedInformerFactory factory = new SharedInformerFactory(client);
     SharedIndexInformer<V1ConfigMap> informer =
@@ -101,30 +145,23 @@ public final class Demo {
           "demo: controllers " + SampleController.EVERY_UPDATE + " and " + SampleController.RV_FILTER
               + " running, resync every " + RESYNC_PERIOD.toSeconds() + " s; metrics at " + metricsUrl);
       Random random = new Random(42);
+      DemoReport report = new DemoReport(metricsUrl);
       long start = System.nanoTime();
       for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
         Thread.sleep(1_000);
         if (server != null && tick % 3 == 0) {
           server.update("demo", "settings-" + random.nextInt(OBJECTS), Map.of("revision", Long.toString(tick)));
         }
-        if (server != null && tick % 20 == 0) {
+        if (server != null && tick % 20 == 10) {
           server.expireWatches();
           System.out.println("demo: expired the open watches: the informer relists");
         }
         if (tick % 10 == 0) {
-          printSummary(metricsUrl, "reconciles " + controllers.reconciles());
+          report.print("reconciles " + controllers.reconciles() + " (the controllers' own count)");
         }
       }
+      report.printFinal();
     }
   }
 
-  static void printSummary(String metricsUrl, String headline) {
-    String now = LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString();
-    try {
-      System.out.print("[" + now + "] " + headline + "; " + MetricsSummary.render(MetricsSummary.fetch(metricsUrl)));
-    } catch (Exception e) {
-      System.out.println(
-          "[" + now + "] cannot read " + metricsUrl + " (" + e + "): is the agent attached (-javaagent) on that port?");
-    }
-  }
 }

@@ -32,6 +32,7 @@ final class Fabric8Demo {
             "demo: fabric8 informer with handlers VersionCheckingHandler and EveryUpdateHandler, resync every "
                 + Demo.RESYNC_PERIOD.toSeconds() + " s, against fabric8's mock server with " + Demo.OBJECTS + " ConfigMaps; metrics at " + metricsUrl);
         Random random = new Random(42);
+        DemoReport report = new DemoReport(metricsUrl);
         long start = System.nanoTime();
         for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
           Thread.sleep(1_000);
@@ -41,9 +42,10 @@ final class Fabric8Demo {
                 .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
           }
           if (tick % 10 == 0) {
-            Demo.printSummary(metricsUrl, "reconciles " + sample.reconciles());
+            report.print("reconciles " + sample.reconciles());
           }
         }
+        report.printFinal();
       }
     }
   }

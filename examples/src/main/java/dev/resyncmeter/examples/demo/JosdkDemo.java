@@ -34,6 +34,7 @@ final class JosdkDemo {
             "demo: JOSDK operator " + ConfigMapOperator.NAME + " (maxReconciliationInterval 2 s) against fabric8's mock server with "
                 + Demo.OBJECTS + " ConfigMaps; metrics at " + metricsUrl);
         Random random = new Random(42);
+        DemoReport report = new DemoReport(metricsUrl);
         long start = System.nanoTime();
         for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
           Thread.sleep(1_000);
@@ -43,9 +44,10 @@ final class JosdkDemo {
                 .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
           }
           if (tick % 10 == 0) {
-            Demo.printSummary(metricsUrl, "operator " + ConfigMapOperator.NAME);
+            report.print("operator " + ConfigMapOperator.NAME);
           }
         }
+        report.printFinal();
       } finally {
         operator.stop();
       }

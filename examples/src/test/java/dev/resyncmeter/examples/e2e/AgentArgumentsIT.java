@@ -99,7 +99,7 @@ class AgentArgumentsIT {
   }
 
   @Test
-  void theAgentSetsSystemPropertiesOnlyUnderItsOwnRelocatedPrefix() throws Exception {
+  void theAgentSetsSystemPropertiesOnlyUnderItsOwnPrefix() throws Exception {
     java.util.Set<String> without;
     try (AgentProcess host = AgentProcess.startWithoutAgent("properties")) {
       assertThat(host.waitFor(TIMEOUT)).isZero();
@@ -111,7 +111,11 @@ class AgentArgumentsIT {
       added.removeAll(without);
       // The JDK records the default time zone there the first time anything asks for it: no setting.
       added.remove("property user.timezone");
-      // The agent's own logger and ByteBuddy settings: under the relocated names, never the host's.
+      // What the attach command reads (the agent's version and endpoint), and the agent's own logger
+      // and ByteBuddy settings under the relocated names: all under the agent's prefix, never the host's.
+      assertThat(added).contains("property dev.resyncmeter.agent.version", "property dev.resyncmeter.agent.endpoint");
+      added.remove("property dev.resyncmeter.agent.version");
+      added.remove("property dev.resyncmeter.agent.endpoint");
       assertThat(added).isNotEmpty().allMatch(p -> p.startsWith("property dev.resyncmeter.agent.shaded."));
     }
   }

@@ -245,6 +245,10 @@ final class AgentProcess implements AutoCloseable {
     }
   }
 
+  long pid() {
+    return process.pid();
+  }
+
   int waitFor(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new AssertionError("process did not exit within " + timeout + "\n" + transcript());

@@ -1,0 +1,106 @@
+package dev.resyncmeter.agent.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * {@code attach <pid | part of the main class name> [agent arguments]}: loads this jar as an agent
+ * into a running JVM of Java 17 or later, once. Exit code 0 when the agent runs there, 1 when it
+ * could not be loaded (with the reason in one line), 2 for a bad command line.
+ */
+final class AttachCommand {
+
+  static final String USAGE = "usage: java -jar resync-meter-agent.jar attach <pid | part of the main class name> [agent arguments, e.g. port=9500]";
+
+  private AttachCommand() {}
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+      out.println(USAGE);
+      return 0;
+    }
+    if (args.length < 1 || args.length > 2 || args[0].isBlank()) {
+      err.println("resync-meter attach: " + (args.length == 0 ? "which JVM? give its pid or part of its main class name" : "too many arguments"));
+      err.println(USAGE);
+      return 2;
+    }
+    if (!Jvms.attachModulePresent()) {
+      err.println("resync-meter attach: this Java runtime has no attach module (jdk.attach): run the command with a JDK's java, not a JRE's");
+      return 1;
+    }
+    try {
+      Jvms.Jvm target = target(args[0]);
+      Properties properties = Jvms.properties(target.pid());
+      int feature = featureVersion(properties.getProperty("java.specification.version", "0"));
+      if (feature < 17) {
+        throw new Jvms.AttachFailure(describe(target) + " runs Java " + properties.getProperty("java.specification.version") + "; the agent needs Java 17 or later");
+      }
+      String running = properties.getProperty(Jvms.VERSION_PROPERTY);
+      if (running != null) {
+        throw new Jvms.AttachFailure(
+            describe(target) + " already runs resync-meter " + running + " (" + properties.getProperty(Jvms.ENDPOINT_PROPERTY, "no endpoint")
+                + "): not attaching a second one");
+      }
+      String jar = ownJar();
+      Jvms.load(target.pid(), jar, args.length == 2 ? args[1] : null);
+      String endpoint = Jvms.properties(target.pid()).getProperty(Jvms.ENDPOINT_PROPERTY, "no endpoint: see its stderr");
+      out.println("resync-meter attached to " + describe(target) + ": " + endpoint + "; counting starts now");
+      if (feature >= 21) {
+        out.println("(Java " + feature + " prints a warning on its stderr for a dynamically loaded agent; -XX:+EnableDynamicAgentLoading silences it)");
+      }
+      return 0;
+    } catch (Jvms.AttachFailure e) {
+      err.println("resync-meter attach: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /** A pid, or the one JVM whose main class contains the text. */
+  static Jvms.Jvm target(String pidOrName) throws Jvms.AttachFailure {
+    List<Jvms.Jvm> jvms = Jvms.list();
+    if (pidOrName.chars().allMatch(Character::isDigit)) {
+      if (ProcessHandle.of(Long.parseLong(pidOrName)).isEmpty()) {
+        throw new Jvms.AttachFailure("no process with pid " + pidOrName);
+      }
+      if (pidOrName.equals(Long.toString(ProcessHandle.current().pid()))) {
+        throw new Jvms.AttachFailure(pidOrName + " is this command's own JVM");
+      }
+      return jvms.stream().filter(j -> j.pid().equals(pidOrName)).findFirst().orElse(new Jvms.Jvm(pidOrName, "(not listed)"));
+    }
+    List<Jvms.Jvm> matches = jvms.stream().filter(j -> j.mainClass().contains(pidOrName)).toList();
+    if (matches.isEmpty()) {
+      throw new Jvms.AttachFailure("no JVM of this user has a main class containing '" + pidOrName + "' (list shows those there are)");
+    }
+    if (matches.size() > 1) {
+      StringBuilder which = new StringBuilder();
+      for (Jvms.Jvm jvm : matches) {
+        which.append(which.length() == 0 ? "" : ", ").append(describe(jvm));
+      }
+      throw new Jvms.AttachFailure("'" + pidOrName + "' matches " + matches.size() + " JVMs: " + which + "; give the pid");
+    }
+    return matches.get(0);
+  }
+
+  static int featureVersion(String specificationVersion) {
+    String[] parts = specificationVersion.split("\\.");
+    try {
+      return Integer.parseInt(parts[0].equals("1") && parts.length > 1 ? parts[1] : parts[0]);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static String describe(Jvms.Jvm jvm) {
+    return jvm.pid() + " (" + jvm.mainClass() + ")";
+  }
+
+  private static String ownJar() throws Jvms.AttachFailure {
+    try {
+      return Path.of(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath().toString();
+    } catch (Exception e) {
+      throw new Jvms.AttachFailure("cannot tell where this agent jar is: " + e);
+    }
+  }
+}

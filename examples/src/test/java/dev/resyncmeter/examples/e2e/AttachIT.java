@@ -1,0 +1,108 @@
+package dev.resyncmeter.examples.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code java -jar resync-meter-agent.jar attach|list} against forked JVMs started without the agent:
+ * the agent loads once and serves, says once that what already runs is not counted, a second attach
+ * is refused, and a missing, ambiguous or closed target fails with one line and exit code 1.
+ */
+class AttachIT {
+
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  record Command(int exit, String out, String err) {}
+
+  static Command agentCommand(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(AgentProcess.javaHome().resolve("bin/java").toString(), "-jar", AgentProcess.agentJar().toString()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).start();
+    process.getOutputStream().close();
+    byte[] out = process.getInputStream().readAllBytes();
+    byte[] err = process.getErrorStream().readAllBytes();
+    assertThat(process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as(String.join(" ", command)).isTrue();
+    return new Command(process.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void attachLoadsTheAgentOnceListShowsItAndASecondAttachIsRefused() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    try (AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
+      host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
+      String pid = Long.toString(host.pid());
+      assertThat(agentCommand("list").out().lines()).anyMatch(l -> l.startsWith(pid + " ") && l.contains(" no ") && l.endsWith("resync-meter-examples.jar"));
+
+      Command attach = agentCommand("attach", pid, "host=127.0.0.1,port=" + port);
+      assertThat(attach.err()).isEmpty();
+      assertThat(attach.exit()).isZero();
+      assertThat(attach.out()).startsWith("resync-meter attached to " + pid + " (").contains("serving http://127.0.0.1:" + port + "/metrics; counting starts now");
+
+      Scrape scrape = Scrape.of("http://127.0.0.1:" + port + "/metrics");
+      assertThat(scrape.series().keySet()).anyMatch(s -> s.startsWith("resync_meter_info{"));
+      host.awaitStderr(l -> l.startsWith("[resync-meter] WARN attached to a running JVM"), TIMEOUT);
+      assertThat(host.agentLines()).hasSize(2);
+      assertThat(host.agentLines().get(0)).startsWith("[resync-meter] INFO resync-meter ").contains("serving http://127.0.0.1:" + port + "/metrics");
+      assertThat(host.agentLines().get(1))
+          .isEqualTo("[resync-meter] WARN attached to a running JVM: the informers, workqueues and controllers it runs already are not counted;"
+              + " for exact counts start it with -javaagent");
+
+      Command again = agentCommand("attach", pid);
+      assertThat(again.exit()).isEqualTo(1);
+      assertThat(again.err().lines()).singleElement().asString()
+          .startsWith("resync-meter attach: " + pid + " (").contains("already runs resync-meter").endsWith("not attaching a second one");
+      assertThat(agentCommand("list").out().lines()).anyMatch(l -> l.startsWith(pid + " ") && l.contains("serving http://127.0.0.1:" + port + "/metrics"));
+      assertThat(host.agentLines()).as("no second agent started").hasSize(2);
+      AgentProcess.end(host);
+    }
+  }
+
+  @Test
+  void aMissingPidAnAmbiguousNameAnUnknownNameAndATargetThatRefusesAttachFailInOneLine() throws Exception {
+    assertOneLine(agentCommand("attach", "2147483646"), "resync-meter attach: no process with pid 2147483646");
+    assertOneLine(agentCommand("attach", "no.such.MainClass"), "resync-meter attach: no JVM of this user has a main class containing 'no.such.MainClass'");
+    try (AgentProcess one = AgentProcess.startWithoutAgent("idle");
+        AgentProcess two = AgentProcess.startWithoutAgent("idle");
+        AgentProcess closed = AgentProcess.startWithoutAgent(List.of("-XX:+DisableAttachMechanism"), "idle")) {
+      for (AgentProcess host : List.of(one, two, closed)) {
+        host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
+      }
+      Command ambiguous = agentCommand("attach", "resync-meter-examples.jar");
+      assertOneLine(ambiguous, "resync-meter attach: 'resync-meter-examples.jar' matches ");
+      assertThat(ambiguous.err()).contains(one.pid() + " (").contains(two.pid() + " (").endsWith("; give the pid\n");
+      Command refused = agentCommand("attach", Long.toString(closed.pid()));
+      assertOneLine(refused, "resync-meter attach: cannot attach to " + closed.pid() + ": it does not answer the attach request");
+      assertThat(closed.agentLines()).isEmpty();
+      for (AgentProcess host : List.of(one, two, closed)) {
+        AgentProcess.end(host);
+      }
+    }
+  }
+
+  @Test
+  void aBadCommandLineGivesTheUsageWithExitTwo() throws Exception {
+    Command none = agentCommand("attach");
+    assertThat(none.exit()).isEqualTo(2);
+    assertThat(none.err()).startsWith("resync-meter attach: which JVM?").contains("usage: java -jar resync-meter-agent.jar attach");
+    Command unknown = agentCommand("detach");
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).startsWith("resync-meter: unknown command 'detach'");
+  }
+
+  private static void assertOneLine(Command command, String start) {
+    assertThat(command.exit()).as(command.err()).isEqualTo(1);
+    assertThat(command.out()).isEmpty();
+    assertThat(command.err().lines()).singleElement().asString().startsWith(start);
+  }
+}

@@ -1,0 +1,204 @@
+package dev.resyncmeter.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]}: scrapes the endpoint
+ * twice a window apart, or reads one saved scrape (counts since the agent started) or two (the window
+ * between them: {@code --window}, else the files' modification times), and prints the report.
+ * Unusable input gives one line on stderr and exit code 1; a bad command line, code 2.
+ */
+public final class ReportCommand {
+
+  public static final String USAGE =
+      "usage: java -jar resync-meter-agent.jar report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]\n"
+          + "  without FILE: scrapes URL (default http://127.0.0.1:9464/metrics) twice, WINDOW apart\n"
+          + "  one FILE: a saved scrape, counts since the agent started; two FILEs: the window between them\n"
+          + "  (--window, else the files' modification times)";
+
+  static final String DEFAULT_URL = "http://127.0.0.1:9464/metrics";
+
+  private ReportCommand() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command; its exit code. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    String url = null;
+    Double window = null;
+    String format = "table";
+    List<Path> files = new ArrayList<>();
+    try {
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--help", "-h" -> {
+            out.println(USAGE);
+            return 0;
+          }
+          case "--url" -> url = value(args, ++i, "--url");
+          case "--window" -> window = window(value(args, ++i, "--window"));
+          case "--format" -> {
+            format = value(args, ++i, "--format");
+            if (!format.equals("table") && !format.equals("json")) {
+              throw new UsageException("--format takes table or json, not '" + format + "'");
+            }
+          }
+          default -> {
+            if (args[i].startsWith("-")) {
+              throw new UsageException("unknown option " + args[i]);
+            }
+            files.add(Path.of(args[i]));
+          }
+        }
+      }
+      if (files.size() > 2) {
+        throw new UsageException("at most two saved scrapes, not " + files.size());
+      }
+      if (url != null && !files.isEmpty()) {
+        throw new UsageException("--url or saved scrapes, not both");
+      }
+    } catch (UsageException e) {
+      err.println("resync-meter report: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    }
+    try {
+      ResyncReport report;
+      String source;
+      if (files.isEmpty()) {
+        source = url == null ? DEFAULT_URL : url;
+        double seconds = window == null ? 30 : window;
+        Scrape first = Scrape.parse(fetch(source), source);
+        long start = System.nanoTime();
+        sleep(seconds);
+        Scrape second = Scrape.parse(fetch(source), source);
+        report = ResyncReport.of(first, second, (System.nanoTime() - start) / 1e9);
+      } else if (files.size() == 1) {
+        source = files.get(0).toString();
+        report = ResyncReport.of(null, Scrape.parse(read(files.get(0)), source), null);
+      } else {
+        source = files.get(0) + " .. " + files.get(1);
+        Scrape first = Scrape.parse(read(files.get(0)), files.get(0).toString());
+        Scrape second = Scrape.parse(read(files.get(1)), files.get(1).toString());
+        report = ResyncReport.of(first, second, window == null ? windowOfFiles(files.get(0), files.get(1)) : window);
+      }
+      out.print(format.equals("json") ? JsonFormat.render(report, source) : TableFormat.render(report, source));
+      return 0;
+    } catch (ReportException e) {
+      err.println("resync-meter report: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /** {@code 30s}, {@code 2m}, {@code 500ms}, {@code 1h}, or plain seconds; more than zero. */
+  static double window(String text) throws UsageException {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    double unit = 1;
+    if (t.endsWith("ms")) {
+      unit = 0.001;
+      t = t.substring(0, t.length() - 2);
+    } else if (t.endsWith("s")) {
+      t = t.substring(0, t.length() - 1);
+    } else if (t.endsWith("m")) {
+      unit = 60;
+      t = t.substring(0, t.length() - 1);
+    } else if (t.endsWith("h")) {
+      unit = 3600;
+      t = t.substring(0, t.length() - 1);
+    }
+    double seconds;
+    try {
+      seconds = Double.parseDouble(t) * unit;
+    } catch (NumberFormatException e) {
+      throw new UsageException("--window takes a duration such as 30s, 2m or 500ms, not '" + text + "'");
+    }
+    if (!(seconds > 0) || Double.isInfinite(seconds)) {
+      throw new UsageException("--window must be longer than zero, not '" + text + "'");
+    }
+    return seconds;
+  }
+
+  public static String fetch(String url) throws ReportException {
+    URI uri;
+    try {
+      uri = URI.create(url);
+    } catch (IllegalArgumentException e) {
+      throw new ReportException("'" + url + "' is not a URL");
+    }
+    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw new ReportException("'" + url + "' is not an http URL such as " + DEFAULT_URL);
+    }
+    try {
+      HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+      connection.setConnectTimeout(5_000);
+      connection.setReadTimeout(10_000);
+      try {
+        int status = connection.getResponseCode();
+        if (status != 200) {
+          throw new ReportException(url + " answered HTTP " + status + ", not the metrics");
+        }
+        try (InputStream in = connection.getInputStream()) {
+          return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+      } finally {
+        connection.disconnect();
+      }
+    } catch (IOException e) {
+      throw new ReportException("cannot read " + url + ": " + e);
+    }
+  }
+
+  private static String read(Path file) throws ReportException {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ReportException("cannot read " + file + ": " + e);
+    }
+  }
+
+  private static double windowOfFiles(Path first, Path second) throws ReportException {
+    try {
+      double seconds = (Files.getLastModifiedTime(second).toMillis() - Files.getLastModifiedTime(first).toMillis()) / 1000.0;
+      if (seconds <= 0) {
+        throw new ReportException(second + " is not newer than " + first + ": give the time between them with --window");
+      }
+      return seconds;
+    } catch (IOException e) {
+      throw new ReportException("cannot read the modification times of " + first + " and " + second + ": " + e);
+    }
+  }
+
+  private static void sleep(double seconds) throws ReportException {
+    try {
+      Thread.sleep(Math.round(seconds * 1000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReportException("interrupted during the window");
+    }
+  }
+
+  private static String value(String[] args, int i, String option) throws UsageException {
+    if (i >= args.length) {
+      throw new UsageException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  static final class UsageException extends Exception {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+}

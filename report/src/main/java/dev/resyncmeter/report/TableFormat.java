@@ -1,0 +1,119 @@
+package dev.resyncmeter.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The report for a terminal: at most 100 columns, a small bar for each share. */
+public final class TableFormat {
+
+  static final int WIDTH = 100;
+
+  private TableFormat() {}
+
+  public static String render(ResyncReport report, String source) {
+    List<String> lines = new ArrayList<>();
+    Double window = report.windowSeconds();
+    lines.add("resync cost of " + source + (window == null ? ", since the agent started" : String.format(Locale.ROOT, ", over %s", ResyncReport.seconds(window))));
+    if (report.handlers().isEmpty() && report.controllers().isEmpty()) {
+      lines.add("  no handler and no controller counted yet: the agent sees no informer or controller");
+    }
+    if (!report.handlers().isEmpty()) {
+      lines.add("");
+      lines.add("Handlers");
+    }
+    for (ResyncReport.Handler h : report.handlers()) {
+      String period =
+          h.resyncPeriodSeconds() == null ? "" : h.resyncPeriodSeconds() == 0 ? " (resync off)" : " (resync every " + period(h.resyncPeriodSeconds()) + ")";
+      lines.add("  " + h.kind() + " " + h.handler() + period);
+      StringBuilder line = new StringBuilder("    updates " + count(h.updates(), window));
+      line.append(", no-op ").append(ResyncReport.percent(h.noopUpdates(), h.updates())).append(' ').append(bar(h.noopUpdates(), h.updates()));
+      if (h.noopUpdates() > 0) {
+        line.append(" (").append(joined(h.noopUpdatesByCause())).append(')');
+      }
+      line.append(h.unknown() > 0 ? String.format(Locale.ROOT, ", outcome unknown %.0f", h.unknown()) : String.format(Locale.ROOT, ", enqueued %.0f, dropped %.0f", h.enqueued(), h.dropped()));
+      lines.add(line.toString());
+      lines.add("    => " + h.verdictText());
+    }
+    if (!report.controllers().isEmpty()) {
+      lines.add("");
+      lines.add("Controllers");
+    }
+    for (ResyncReport.Controller c : report.controllers()) {
+      lines.add("  " + c.controller());
+      String periodic =
+          c.periodicReconciles() == 0
+              ? ""
+              : String.format(Locale.ROOT, "; periodic %.0f, %s = %s", c.periodicReconciles(), ResyncReport.seconds(c.periodicReconcileSeconds()),
+                  ResyncReport.percent(c.periodicReconcileSeconds(), c.reconcileSeconds()));
+      lines.add(
+          String.format(
+              "    reconciles %s, %s; on no-op triggers %.0f, %s = %s %s%s",
+              count(c.reconciles(), window), ResyncReport.seconds(c.reconcileSeconds()), c.noopReconciles(),
+              ResyncReport.seconds(c.noopReconcileSeconds()), ResyncReport.percent(c.noopReconcileSeconds(), c.reconcileSeconds()),
+              bar(c.noopReconcileSeconds(), c.reconcileSeconds()), periodic));
+      StringBuilder triggers = new StringBuilder("    by trigger: ");
+      c.byTrigger().forEach((trigger, cost) -> triggers.append(String.format(Locale.ROOT, "%s %.0f (%s), ", trigger, cost.reconciles(), ResyncReport.seconds(cost.seconds()))));
+      triggers.setLength(triggers.length() - 2);
+      lines.add(triggers.toString());
+    }
+    if (!report.informers().isEmpty()) {
+      lines.add("");
+      lines.add("Informers");
+    }
+    for (ResyncReport.Informer i : report.informers()) {
+      double relists = i.relistsByReason().values().stream().mapToDouble(Double::doubleValue).sum();
+      lines.add(
+          String.format(
+              "  %s: resync ticks %.0f, relists %.0f%s, relist notifications lost %.0f", i.kind(), i.resyncs(), relists,
+              relists == 0 ? "" : " (" + joined(nonZero(i.relistsByReason())) + ")", i.relistNotificationsLost()));
+    }
+    StringBuilder out = new StringBuilder();
+    for (String line : lines) {
+      wrap(line, out);
+    }
+    return out.toString();
+  }
+
+  /** A count, and its rate when there is a window. */
+  private static String count(double value, Double window) {
+    return window == null ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.0f (%.2f/s)", value, value / window);
+  }
+
+  private static String period(double seconds) {
+    return seconds == Math.rint(seconds) ? String.format(Locale.ROOT, "%.0f s", seconds) : ResyncReport.seconds(seconds);
+  }
+
+  /** Ten cells, one per tenth of the share. */
+  static String bar(double part, double whole) {
+    int filled = whole <= 0 ? 0 : (int) Math.round(10 * Math.min(1, part / whole));
+    return "[" + "#".repeat(filled) + "-".repeat(10 - filled) + "]";
+  }
+
+  private static Map<String, Double> nonZero(Map<String, Double> counts) {
+    Map<String, Double> kept = new java.util.TreeMap<>(counts);
+    kept.values().removeIf(n -> n == 0);
+    return kept;
+  }
+
+  private static String joined(Map<String, Double> counts) {
+    StringBuilder out = new StringBuilder();
+    counts.forEach((name, n) -> out.append(String.format(Locale.ROOT, "%s %.0f, ", name, n)));
+    return out.length() == 0 ? "" : out.substring(0, out.length() - 2);
+  }
+
+  /** Breaks a line longer than the width at spaces, continuing two columns further in. */
+  private static void wrap(String line, StringBuilder out) {
+    String indent = " ".repeat(line.length() - line.stripLeading().length() + 2);
+    while (line.length() > WIDTH) {
+      int cut = line.lastIndexOf(' ', WIDTH);
+      if (cut <= indent.length()) {
+        break;
+      }
+      out.append(line, 0, cut).append('\n');
+      line = indent + line.substring(cut + 1);
+    }
+    out.append(line).append('\n');
+  }
+}

@@ -81,7 +81,7 @@ public final class ResyncMeterAgent {
         // Their state was made before the advice was there (listeners, queues, reconcilers wrapped at
         // construction): counting them from here on would be counting them wrong.
         AgentLog.warn(
-            "attached to a running JVM: the informers, workqueues and controllers it runs already are not counted;"
+            "attached to a running JVM: counts of the informers, workqueues and controllers it runs already are missing or inexact;"
                 + " for exact counts start it with -javaagent");
       }
     } catch (Throwable t) {

@@ -55,7 +55,7 @@ class AttachIT {
       assertThat(host.agentLines()).hasSize(2);
       assertThat(host.agentLines().get(0)).startsWith("[resync-meter] INFO resync-meter ").contains("serving http://127.0.0.1:" + port + "/metrics");
       assertThat(host.agentLines().get(1))
-          .isEqualTo("[resync-meter] WARN attached to a running JVM: the informers, workqueues and controllers it runs already are not counted;"
+          .isEqualTo("[resync-meter] WARN attached to a running JVM: counts of the informers, workqueues and controllers it runs already are missing or inexact;"
               + " for exact counts start it with -javaagent");
 
       Command again = agentCommand("attach", pid);

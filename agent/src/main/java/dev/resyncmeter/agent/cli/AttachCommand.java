@@ -32,23 +32,24 @@ final class AttachCommand {
     }
     try {
       Jvms.Jvm target = target(args[0]);
-      Properties properties = Jvms.properties(target.pid());
-      int feature = featureVersion(properties.getProperty("java.specification.version", "0"));
-      if (feature < 17) {
-        throw new Jvms.AttachFailure(describe(target) + " runs Java " + properties.getProperty("java.specification.version") + "; the agent needs Java 17 or later");
-      }
-      String running = properties.getProperty(Jvms.VERSION_PROPERTY);
-      if (running != null) {
-        throw new Jvms.AttachFailure(
-            describe(target) + " already runs resync-meter " + running + " (" + properties.getProperty(Jvms.ENDPOINT_PROPERTY, "no endpoint")
-                + "): not attaching a second one");
-      }
-      String jar = ownJar();
-      Jvms.load(target.pid(), jar, args.length == 2 ? args[1] : null);
-      String endpoint = Jvms.properties(target.pid()).getProperty(Jvms.ENDPOINT_PROPERTY, "no endpoint: see its stderr");
-      out.println("resync-meter attached to " + describe(target) + ": " + endpoint + "; counting starts now");
-      if (feature >= 21) {
-        out.println("(Java " + feature + " prints a warning on its stderr for a dynamically loaded agent; -XX:+EnableDynamicAgentLoading silences it)");
+      try (Jvms.Session session = Jvms.Session.of(target.pid())) {
+        Properties properties = session.properties();
+        int feature = featureVersion(properties.getProperty("java.specification.version", "0"));
+        if (feature < 17) {
+          throw new Jvms.AttachFailure(describe(target) + " runs Java " + properties.getProperty("java.specification.version") + "; the agent needs Java 17 or later");
+        }
+        String running = properties.getProperty(Jvms.VERSION_PROPERTY);
+        if (running != null) {
+          throw new Jvms.AttachFailure(
+              describe(target) + " already runs resync-meter " + running + " (" + properties.getProperty(Jvms.ENDPOINT_PROPERTY, "no endpoint")
+                  + "): not attaching a second one");
+        }
+        session.load(ownJar(), args.length == 2 ? args[1] : null);
+        String endpoint = session.properties().getProperty(Jvms.ENDPOINT_PROPERTY, "no endpoint: see its stderr");
+        out.println("resync-meter attached to " + describe(target) + ": " + endpoint + "; counting starts now");
+        if (feature >= 21) {
+          out.println("(Java " + feature + " prints a warning on its stderr for a dynamically loaded agent; -XX:+EnableDynamicAgentLoading silences it)");
+        }
       }
       return 0;
     } catch (Jvms.AttachFailure e) {

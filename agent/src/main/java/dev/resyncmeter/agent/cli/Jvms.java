@@ -49,31 +49,55 @@ final class Jvms {
     return jvms;
   }
 
-  /** The target's system properties. */
+  /** The target's system properties, in an attach of their own. */
   static Properties properties(String pid) throws AttachFailure {
-    VirtualMachine vm = attach(pid);
-    try {
-      return vm.getSystemProperties();
-    } catch (IOException e) {
-      throw new AttachFailure("cannot read the system properties of " + pid + ": " + e.getMessage());
-    } finally {
-      detach(vm);
+    try (Session session = Session.of(pid)) {
+      return session.properties();
     }
   }
 
-  /** Loads the agent jar into the target with {@code arguments} (may be null); returns when its agentmain did. */
-  static void load(String pid, String jar, String arguments) throws AttachFailure {
-    VirtualMachine vm = attach(pid);
-    try {
-      vm.loadAgent(jar, arguments);
-    } catch (AgentInitializationException e) {
-      throw new AttachFailure("the agent failed to start in " + pid + " (its agentmain threw, return code " + e.returnValue() + ")");
-    } catch (AgentLoadException e) {
-      throw new AttachFailure("the JVM " + pid + " could not load " + jar + ": " + e.getMessage());
-    } catch (IOException e) {
-      throw new AttachFailure("lost the connection to " + pid + " while loading the agent: " + e.getMessage());
-    } finally {
-      detach(vm);
+  /** One attach to a target: what is asked of it goes over one connection, closed at the end. */
+  static final class Session implements AutoCloseable {
+    private final String pid;
+    private final VirtualMachine vm;
+
+    private Session(String pid, VirtualMachine vm) {
+      this.pid = pid;
+      this.vm = vm;
+    }
+
+    static Session of(String pid) throws AttachFailure {
+      return new Session(pid, attach(pid));
+    }
+
+    Properties properties() throws AttachFailure {
+      try {
+        return vm.getSystemProperties();
+      } catch (IOException e) {
+        throw new AttachFailure("cannot read the system properties of " + pid + ": " + e.getMessage());
+      }
+    }
+
+    /** Loads the agent jar with {@code arguments} (may be null); returns when its agentmain did. */
+    void load(String jar, String arguments) throws AttachFailure {
+      try {
+        vm.loadAgent(jar, arguments);
+      } catch (AgentInitializationException e) {
+        throw new AttachFailure("the agent failed to start in " + pid + " (its agentmain threw, return code " + e.returnValue() + ")");
+      } catch (AgentLoadException e) {
+        throw new AttachFailure("the JVM " + pid + " could not load " + jar + ": " + e.getMessage());
+      } catch (IOException e) {
+        throw new AttachFailure("lost the connection to " + pid + " while loading the agent: " + e.getMessage());
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        vm.detach();
+      } catch (IOException ignored) {
+        // the target is gone or closed the connection: nothing is held
+      }
     }
   }
 
@@ -86,14 +110,6 @@ final class Jvms {
               + " or run by another user or in another container: attach as its user, from inside its container)");
     } catch (IOException | SecurityException e) {
       throw new AttachFailure("cannot attach to " + pid + ": not allowed (" + e.getMessage() + "); attach as the user that runs it");
-    }
-  }
-
-  private static void detach(VirtualMachine vm) {
-    try {
-      vm.detach();
-    } catch (IOException ignored) {
-      // the target is gone or closed the connection: nothing is held
     }
   }
 }

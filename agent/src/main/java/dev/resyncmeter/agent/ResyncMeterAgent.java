@@ -53,6 +53,9 @@ public final class ResyncMeterAgent {
         AgentLog.warn("already running in this JVM; the second start is ignored");
         return;
       }
+      if (attached) {
+        LateStart.attachedNow();
+      }
       System.setProperty(VERSION_PROPERTY, version());
       AgentArguments arguments = AgentArguments.parse(args, System.getenv());
       for (String problem : arguments.problems()) {

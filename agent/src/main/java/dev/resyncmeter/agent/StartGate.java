@@ -62,6 +62,7 @@ final class StartGate implements ClassFileTransformer {
           "io/kubernetes/client/extended/workqueue/DefaultRateLimitingQueue",
           "io/kubernetes/client/extended/controller/DefaultControllerWatch",
           "io/kubernetes/client/extended/controller/DefaultController",
+          "io/kubernetes/client/extended/controller/reconciler/Result",
           "io/fabric8/kubernetes/client/informers/impl/DefaultSharedIndexInformer",
           "io/fabric8/kubernetes/client/informers/impl/cache/SharedProcessor",
           "io/fabric8/kubernetes/client/informers/impl/cache/ProcessorListener",

@@ -58,6 +58,8 @@ public final class QueueTracker {
 
   /** Triggers of deduplicated adds of a waiting item, merged (only those that can change its trigger). */
   private final Map<Object, Trigger> mergedWhileWaiting = new HashMap<>();
+  /** Items that workers took unseen (see {@link #takenUnseen}) before another take passed them; one per such worker at most. */
+  private final Map<Object, WaitingForDone> takenUnseen = new HashMap<>();
   /** Items added while a worker processes them: the queue takes them in again at done. */
   private final Map<Object, WaitingForDone> addedWhileProcessed = new HashMap<>();
 
@@ -156,6 +158,7 @@ public final class QueueTracker {
       return inHandler;
     }
     if (kind != AddKind.PLAIN && context.heldTracker == this && context.heldItem != null && context.heldItem.equals(item)) {
+      context.heldRequeued = true;
       return Trigger.REQUEUE;
     }
     return Trigger.OTHER;
@@ -259,36 +262,67 @@ public final class QueueTracker {
     if (item == null) {
       return null; // a shut-down queue had nothing left
     }
+    return take(context, item, queuedAfter, false);
+  }
+
+  /**
+   * A worker that waited inside a {@code get()} begun before the agent was attached took {@code item}
+   * there, unseen, and is seen now with {@code queuedNow} items waiting: the take is recorded as if it
+   * had been seen, with the item's add as the time it was taken (such a worker was idle: it took the
+   * item as it came).
+   */
+  public Trigger takenUnseen(ThreadContext context, Object item, int queuedNow) {
+    return take(context, item, queuedNow, true);
+  }
+
+  private Trigger take(ThreadContext context, Object item, int queuedAfter, boolean unseen) {
     bind();
     long now = System.nanoTime();
+    long takenAt = now;
     Trigger trigger = null;
-    // The ring holds the tail of the queue whose adds were seen: if it is longer than what is left,
-    // its head is the item just taken.
-    if (ringSize > queuedAfter) {
-      int head = ringHead;
-      Object ringItem = ringItems[head];
-      Trigger ringTrigger = ringTriggers[head];
-      long addedAt = ringAddedAt[head];
+    // The ring holds the tail of the queue whose adds were seen: while it is longer than what is left,
+    // its head was taken, by this take or by an unseen one.
+    while (ringSize > queuedAfter) {
+      Object ringItem = ringItems[ringHead];
+      Trigger ringTrigger = ringTriggers[ringHead];
+      long addedAt = ringAddedAt[ringHead];
       pop();
-      if (ringItem != item && !ringItem.equals(item)) {
-        clearRing(); // out of step with the queue (cannot happen with client-java's queue): start again
-      } else if (ringTrigger != null) {
+      if (ringTrigger != null) {
         Cells.add(cells, DEPTH, -1);
-        queueDuration.record(now - addedAt);
-        trigger = ringTrigger;
       }
+      if (ringItem == item || ringItem.equals(item)) {
+        if (ringTrigger != null && !unseen) {
+          queueDuration.record(now - addedAt);
+        }
+        trigger = ringTrigger;
+        takenAt = unseen && ringTrigger != null ? addedAt : now;
+        break;
+      }
+      // taken by a worker the agent could not see yet: it claims it when it is seen
+      takenUnseen.put(ringItem, new WaitingForDone(ringTrigger, addedAt));
+    }
+    if (trigger == null && !takenUnseen.isEmpty()) {
+      WaitingForDone earlier = takenUnseen.remove(item);
+      if (earlier != null) {
+        trigger = earlier.trigger;
+        takenAt = unseen && earlier.trigger != null ? earlier.addedAt : now;
+      }
+    }
+    if (trigger == null) {
+      // Queued before this tracker saw its add (the agent was attached later): why, nobody knows.
+      trigger = Trigger.UNKNOWN;
     }
     if (!mergedWhileWaiting.isEmpty()) {
       trigger = Trigger.merge(trigger, mergedWhileWaiting.remove(item));
     }
-    if (trigger == null) {
-      trigger = Trigger.OTHER;
-    }
     context.heldTracker = this;
     context.heldItem = item;
     context.heldTrigger = trigger;
-    context.heldSlot = startProcessing(item, now);
-    context.took(now);
+    context.heldSlot = startProcessing(item, takenAt);
+    // seen late, after the reconcile of the item: what it did is known already
+    boolean threw = context.heldReconcileThrew;
+    context.took(takenAt);
+    context.heldReconcileThrew = unseen && threw;
     return trigger;
   }
 
@@ -425,7 +459,7 @@ public final class QueueTracker {
         processing++;
       }
     }
-    return ringSize + mergedWhileWaiting.size() + addedWhileProcessed.size() + pendingDelayed.size() + processing;
+    return ringSize + mergedWhileWaiting.size() + addedWhileProcessed.size() + pendingDelayed.size() + takenUnseen.size() + processing;
   }
 
   private static final class WaitingForDone {

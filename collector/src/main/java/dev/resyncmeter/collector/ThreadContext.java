@@ -45,6 +45,13 @@ public final class ThreadContext {
   private boolean heldSinceUnclaimed;
   long reconcileEndedAt;
   boolean reconcileEndUnclaimed;
+  /** The worker asked for its item to come back (a rate-limited or delayed add of that item). */
+  boolean heldRequeued;
+  /**
+   * The reconcile of the held item threw, as the instrumentation saw it where it cannot time the
+   * reconcile itself (a controller built before the agent was attached).
+   */
+  public boolean heldReconcileThrew;
 
   // ---- the last queue this thread used, so its tracker is found without a map lookup ----------
   private WeakReference<Object> lastQueue;
@@ -85,6 +92,23 @@ public final class ThreadContext {
     heldSince = now;
     heldSinceUnclaimed = true;
     reconcileEndUnclaimed = false;
+    heldRequeued = false;
+    heldReconcileThrew = false;
+  }
+
+  /** Whether this thread holds {@code item}, taken from the queue of {@code tracker}. */
+  public boolean holds(QueueTracker tracker, Object item) {
+    return heldTracker == tracker && heldItem != null && (heldItem == item || heldItem.equals(item));
+  }
+
+  /** The clock when this thread took the item it holds. */
+  public long heldSince() {
+    return heldSince;
+  }
+
+  /** Whether the worker asked for the item it holds to come back. */
+  public boolean heldRequeued() {
+    return heldRequeued;
   }
 
   /**

@@ -11,6 +11,12 @@ public enum Trigger {
   PERIODIC("periodic"),
   REQUEUE("requeue"),
   OTHER("other"),
+  /**
+   * Work whose add the agent did not see: it waited in a queue, or its timer was set, before the agent
+   * was attached. Stronger than every trigger but {@code change}, so a no-op add merged into it never
+   * claims a reconcile that was due for a reason unseen.
+   */
+  UNKNOWN("unknown"),
   CHANGE("change");
 
   private final String label;

@@ -61,6 +61,19 @@ final class ModelQueue {
     return item;
   }
 
+  /** A get the tracker does not see: a worker inside a get() begun before the agent was attached. */
+  synchronized Object getUnseen() {
+    Object item = queue.poll();
+    processing.add(item);
+    dirty.remove(item);
+    return item;
+  }
+
+  /** The worker that took {@code item} unseen is seen now. */
+  synchronized void seenLate(Object item) {
+    tracker.takenUnseen(ThreadContext.current(), item, queue.size());
+  }
+
   synchronized void done(Object item) {
     int queuedBefore = queue.size();
     processing.remove(item);

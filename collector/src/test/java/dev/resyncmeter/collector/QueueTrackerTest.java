@@ -255,17 +255,75 @@ class QueueTrackerTest {
   }
 
   @Test
-  void anItemQueuedBeforeTheTrackerSawAnyAddIsOtherAndNotTimedInTheQueue() {
+  void anItemQueuedBeforeTheTrackerSawAnyAddIsUnknownAndNotTimedInTheQueue() {
     queue.addUnseen("old"); // as after a late attach
     addFromHandler("new", Trigger.CHANGE);
     assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(1);
-    assertThat(take("old")).isEqualTo(Trigger.OTHER);
+    assertThat(take("old")).isEqualTo(Trigger.UNKNOWN);
     queue.done("old");
     assertThat(take("new")).isEqualTo(Trigger.CHANGE);
     queue.done("new");
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
     assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
     assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
+    assertThat(tracker.trackedItems()).isZero();
+  }
+
+  @Test
+  void aNoopAddMergedIntoAnItemQueuedUnseenLeavesItUnknownAndAChangeMakesItAChange() {
+    queue.addUnseen("old");
+    queue.addUnseen("changed");
+    addFromHandler("old", Trigger.RESYNC_NOOP);
+    addFromHandler("old", Trigger.OTHER);
+    addFromHandler("changed", Trigger.CHANGE);
+    assertThat(take("old")).isEqualTo(Trigger.UNKNOWN);
+    queue.done("old");
+    assertThat(take("changed")).isEqualTo(Trigger.CHANGE);
+    queue.done("changed");
+  }
+
+  @Test
+  void theWorkerKnowsWhetherItAskedForItsItemToComeBack() {
+    queue.add("a");
+    take("a");
+    assertThat(context.heldRequeued()).isFalse();
+    queue.addRateLimited("a");
+    assertThat(context.heldRequeued()).isTrue();
+    queue.done("a");
+    queue.fireDelayedAdd("a");
+    take("a");
+    assertThat(context.heldRequeued()).as("a fresh take").isFalse();
+  }
+
+  @Test
+  void aTakeSeenLateGetsTheTriggerOfItsAddAndLeavesTheOthersTheirs() throws InterruptedException {
+    addFromHandler("resynced", Trigger.RESYNC_NOOP);
+    addFromHandler("changed", Trigger.CHANGE);
+    addFromHandler("next", Trigger.RELIST_NOOP);
+    assertThat(queue.getUnseen()).isEqualTo("resynced"); // two workers still inside an old get()
+    assertThat(queue.getUnseen()).isEqualTo("changed");
+    Thread.sleep(5);
+    assertThat(take("next")).isEqualTo(Trigger.RELIST_NOOP); // a take the agent sees passes both
+    queue.done("next");
+    queue.seenLate("changed");
+    assertThat(context.heldTrigger()).isEqualTo(Trigger.CHANGE);
+    assertThat(System.nanoTime() - context.heldSince()).as("timed from its add").isGreaterThanOrEqualTo(5_000_000);
+    queue.done("changed");
+    queue.seenLate("resynced");
+    assertThat(context.heldTrigger()).isEqualTo(Trigger.RESYNC_NOOP);
+    queue.done("resynced");
+    assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
+    assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(3);
+    assertThat(tracker.trackedItems()).isZero();
+  }
+
+  @Test
+  void aTakeSeenLateOfAnItemQueuedUnseenIsUnknown() {
+    queue.addUnseen("old");
+    assertThat(queue.getUnseen()).isEqualTo("old");
+    queue.seenLate("old");
+    assertThat(context.heldTrigger()).isEqualTo(Trigger.UNKNOWN);
+    queue.done("old");
     assertThat(tracker.trackedItems()).isZero();
   }
 

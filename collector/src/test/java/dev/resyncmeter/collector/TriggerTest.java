@@ -7,9 +7,9 @@ import org.junit.jupiter.api.Test;
 
 class TriggerTest {
 
-  /** DESIGN section 2: change > other > requeue > periodic > watch_noop > relist_noop > resync_noop. */
+  /** change > unknown > other > requeue > periodic > watch_noop > relist_noop > resync_noop. */
   private static final List<Trigger> STRONGEST_FIRST =
-      List.of(Trigger.CHANGE, Trigger.OTHER, Trigger.REQUEUE, Trigger.PERIODIC, Trigger.WATCH_NOOP, Trigger.RELIST_NOOP, Trigger.RESYNC_NOOP);
+      List.of(Trigger.CHANGE, Trigger.UNKNOWN, Trigger.OTHER, Trigger.REQUEUE, Trigger.PERIODIC, Trigger.WATCH_NOOP, Trigger.RELIST_NOOP, Trigger.RESYNC_NOOP);
 
   @Test
   void everyPairMergesIntoTheStrongerWhateverTheOrder() {

@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava;
 
 import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.LateStart;
 
 /**
  * Stable, readable {@code handler} labels. A handler made by client-java's controller builder is
@@ -33,9 +34,38 @@ public final class HandlerNames {
    */
   public static String labelOrPending(Object handler) {
     Object queue = QUEUE_OF_WATCH_HANDLER.get(handler);
+    if (queue == null && LateStart.attached()) {
+      queue = lateWatchHandlersQueue(handler);
+    }
     if (queue == null) {
       return ClassLabels.of(handler.getClass());
     }
-    return CONTROLLER_OF_QUEUE.get(queue);
+    String controller = CONTROLLER_OF_QUEUE.get(queue);
+    return controller == null && LateStart.attached() ? controllerOfQueue(queue) : controller;
+  }
+
+  /** The name of the controller that takes from {@code queue}, known or found: null while neither. */
+  public static String controllerOfQueue(Object queue) {
+    String controller = CONTROLLER_OF_QUEUE.get(queue);
+    if (controller == null && LateStart.attached()) {
+      controller = LateControllers.nameOf(queue);
+      if (controller != null) {
+        CONTROLLER_OF_QUEUE.put(queue, controller);
+      }
+    }
+    return controller;
+  }
+
+  /** A controller watch's handler made before the attach: its queue, read from the watch. */
+  private static Object lateWatchHandlersQueue(Object handler) {
+    try {
+      Object queue = LateControllers.queueOfWatchHandler(handler);
+      if (queue != null) {
+        QUEUE_OF_WATCH_HANDLER.put(handler, queue);
+      }
+      return queue;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("unrecognised controller watch handler: " + handler.getClass().getName(), e);
+    }
   }
 }

@@ -63,8 +63,8 @@ final class Fabric8Advice {
   /** {@code SharedProcessor.distribute(Notification, boolean isSync)}. */
   static final class Distribute {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.Argument(0) Object notification) {
-      Fabric8Bridge.distributing(notification);
+    static void enter(@Advice.This Object processor, @Advice.Argument(0) Object notification) {
+      Fabric8Bridge.distributing(processor, notification);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.resyncmeter.agent.fabric8;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.NoopUpdateClassifier;
 import dev.resyncmeter.collector.NotificationType;
@@ -25,10 +26,10 @@ public final class Fabric8Bridge {
   /** What {@link #deliveryStarting} returns when it did not open a delivery. */
   static final Object NO_DELIVERY = new Object();
 
-  private static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
-  private static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_STORE = new IdentityWeakMap<>();
-  private static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_REFLECTOR = new IdentityWeakMap<>();
-  private static final IdentityWeakMap<Fabric8Listener> LISTENERS = new IdentityWeakMap<>();
+  static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
+  static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_STORE = new IdentityWeakMap<>();
+  static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_REFLECTOR = new IdentityWeakMap<>();
+  static final IdentityWeakMap<Fabric8Listener> LISTENERS = new IdentityWeakMap<>();
   /** Updates made while a relist's pages replace the cache: delivered later, on another thread. */
   private static final IdentityWeakMap<Boolean> RELIST_UPDATES = new IdentityWeakMap<>();
 
@@ -131,9 +132,15 @@ public final class Fabric8Bridge {
     }
   }
 
-  /** {@code SharedProcessor.distribute(notification, isSync)}: marks a relist's updates before they are queued. */
-  public static void distributing(Object notification) {
+  /**
+   * {@code SharedProcessor.distribute(notification, isSync)}: marks a relist's updates before they are
+   * queued. After an attach, a processor made before it is met here.
+   */
+  public static void distributing(Object processor, Object notification) {
     try {
+      if (LateStart.attached() && INFORMER_OF_PROCESSOR.get(processor) == null && Fabric8Instrumentation.SWITCH.on()) {
+        LateFabric8Informers.processorMet(processor, notification);
+      }
       if (RELIST_PAGES_IN_PROGRESS.get() > 0 && RELISTING.get() != null && Fabric8Instrumentation.SWITCH.on()) {
         RELIST_UPDATES.put(notification, Boolean.TRUE);
       }
@@ -149,6 +156,12 @@ public final class Fabric8Bridge {
         return;
       }
       Fabric8Informer informer = INFORMER_OF_STORE.get(store);
+      if (informer == null && LateStart.attached()) {
+        informer = LateFabric8Informers.informerOfStore(store);
+        if (informer == null) {
+          LateFabric8Informers.resyncOfUnknownStore(store);
+        }
+      }
       if (informer != null) {
         informer.metrics.resync();
       }
@@ -167,6 +180,9 @@ public final class Fabric8Bridge {
         return;
       }
       Fabric8Informer informer = INFORMER_OF_STORE.get(store);
+      if (informer == null && LateStart.attached()) {
+        informer = LateFabric8Informers.informerOfStore(store);
+      }
       if (informer != null) {
         boolean expired = informer.watchGone;
         informer.watchGone = false;
@@ -184,6 +200,9 @@ public final class Fabric8Bridge {
         return;
       }
       Fabric8Informer informer = INFORMER_OF_REFLECTOR.get(reflector);
+      if (informer == null && LateStart.attached()) {
+        informer = LateFabric8Informers.informerOfReflector(reflector);
+      }
       if (informer != null) {
         informer.watchGone = gone;
       }
@@ -204,6 +223,9 @@ public final class Fabric8Bridge {
         return NO_DELIVERY;
       }
       Fabric8Listener state = LISTENERS.get(listener);
+      if (state == null && LateStart.attached()) {
+        state = LateFabric8Informers.listenerMet(listener, notification);
+      }
       if (state == null) {
         return NO_DELIVERY;
       }

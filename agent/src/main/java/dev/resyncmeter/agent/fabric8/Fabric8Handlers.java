@@ -2,6 +2,9 @@ package dev.resyncmeter.agent.fabric8;
 
 import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.LateStart;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The {@code handler} labels of fabric8 handlers. A framework that makes its own handlers (JOSDK's
@@ -20,8 +23,32 @@ public final class Fabric8Handlers {
     NAMED.put(handler, new Named(label, handsWorkToObservedQueue));
   }
 
-  static String label(Object handler) {
+  /**
+   * After an attach, how a framework names a handler it made before (its constructor advice did not
+   * run then); null when it did not make it.
+   */
+  public interface LateNames {
+    String controllerOf(Object handler) throws ReflectiveOperationException;
+  }
+
+  private static final List<LateNames> LATE_NAMES = new CopyOnWriteArrayList<>();
+
+  /** A framework unit says how to name its handlers made before an attach. */
+  public static void lateNames(LateNames names) {
+    LATE_NAMES.add(names);
+  }
+
+  static String label(Object handler) throws ReflectiveOperationException {
     Named named = NAMED.get(handler);
+    if (named == null && LateStart.attached()) {
+      for (LateNames names : LATE_NAMES) {
+        String controller = names.controllerOf(handler);
+        if (controller != null) {
+          named(handler, controller, true);
+          return controller;
+        }
+      }
+    }
     return named != null ? named.label : ClassLabels.of(handler.getClass());
   }
 

@@ -3,6 +3,8 @@ package dev.resyncmeter.agent.josdk;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.Fields;
+import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ReconcileResult;
@@ -22,6 +24,7 @@ import dev.resyncmeter.collector.Trigger;
 public final class JosdkBridge {
 
   static final String COMPONENT = "josdk-reconciler";
+  private static final String CONTROLLER_EVENT_SOURCE = JosdkInstrumentation.PACKAGE + "event.source.controller.ControllerEventSource";
 
   /** What an enter advice returns when it did not open its scope. */
   static final Object NOT_OPENED = new Object();
@@ -35,6 +38,14 @@ public final class JosdkBridge {
 
   private JosdkBridge() {}
 
+  /**
+   * The trigger of what the agent did not see made: after an attach, a timer set or an event marked
+   * before it ({@code unknown}); otherwise work of the application's ({@code other}).
+   */
+  private static Trigger unseen() {
+    return LateStart.attached() ? Trigger.UNKNOWN : Trigger.OTHER;
+  }
+
   /** JOSDK made the event source that handles its controller's primary resources. */
   public static void controllerEventSourceCreated(Object eventSource, String controllerName) {
     try {
@@ -45,6 +56,24 @@ public final class JosdkBridge {
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
+  }
+
+  /**
+   * After an attach: the controller a {@code ControllerEventSource} made before it belongs to (its
+   * constructor, where the agent names it, ran without the agent), or null for any other handler.
+   */
+  static String controllerOfLateEventSource(Object handler) throws ReflectiveOperationException {
+    if (!handler.getClass().getName().equals(CONTROLLER_EVENT_SOURCE)) {
+      return null;
+    }
+    Object controller = Fields.read(handler, "controller");
+    java.lang.reflect.Method getConfiguration = controller.getClass().getMethod("getConfiguration");
+    getConfiguration.setAccessible(true);
+    Object configuration = getConfiguration.invoke(controller);
+    // the configuration's class need not be public: its method is made accessible, as a field would be
+    java.lang.reflect.Method getName = configuration.getClass().getMethod("getName");
+    getName.setAccessible(true);
+    return (String) getName.invoke(configuration);
   }
 
   // ---- where events come from ------------------------------------------------------------------
@@ -149,7 +178,7 @@ public final class JosdkBridge {
       JosdkThread thread = JosdkThread.of(ThreadContext.current());
       Trigger previous = thread.firing;
       Trigger reason = TIMER_REASONS.remove(task);
-      thread.firing = reason != null ? reason : Trigger.OTHER;
+      thread.firing = reason != null ? reason : unseen();
       return previous;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -194,7 +223,7 @@ public final class JosdkBridge {
       }
       Trigger taken = PENDING.remove(resourceState);
       JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      thread.taken = taken != null ? taken : Trigger.OTHER;
+      thread.taken = taken != null ? taken : unseen();
       thread.takenFrom = resourceState;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -226,6 +255,10 @@ public final class JosdkBridge {
       }
       JosdkThread thread = JosdkThread.of(ThreadContext.current());
       thread.running = SUBMITTED.remove(executor);
+      if (thread.running == null && LateStart.attached()) {
+        // submitted before the attach
+        thread.running = new JosdkThread.Submission(Trigger.UNKNOWN, null);
+      }
       thread.ran = false;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -34,6 +35,7 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
   @Override
   public AgentBuilder install(AgentBuilder builder) {
     String event = PACKAGE + "event.";
+    Fabric8Handlers.lateNames(JosdkBridge::controllerOfLateEventSource);
     return builder
         .type(named(event + "EventProcessor"))
         .transform(

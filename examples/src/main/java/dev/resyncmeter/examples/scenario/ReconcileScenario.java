@@ -42,6 +42,7 @@ import java.util.function.BooleanSupplier;
  * changes, a relist, a reconciler that requeues, one that throws (an unchecked, then a checked
  * exception), a handler that throws on every call, and a slow reconciler that holds its
  * worker until a line arrives on standard input (so the test can watch the in-flight gauges).
+ * {@code attach}: the same controllers, counted only from the moment the agent was attached to them.
  * {@code stress}: 4 informers, 4 controllers with 4 workers each, 100,000 resync handler calls, with
  * the locks held in the application's handler and reconciler code sampled.
  */
@@ -70,6 +71,8 @@ public final class ReconcileScenario {
     ReconcileScenario scenario = new ReconcileScenario();
     if (mode.equals("stress")) {
       scenario.stress(4, 250, 100);
+    } else if (mode.equals("attach")) {
+      scenario.afterAttach(5, 4);
     } else {
       scenario.phases(5, 4);
     }
@@ -142,6 +145,69 @@ public final class ReconcileScenario {
 
       // The failing handler has its own listener thread: let it catch up before counting.
       await("the failing handler", () -> failing.adds.get() == every.adds.get() && failing.updates.get() == every.updates.get());
+      manager.shutdown();
+      report();
+      while (stdin.read() >= 0) {
+        // the test scrapes, then closes our input
+      }
+    }
+  }
+
+  // ---- after an attach -------------------------------------------------------------------------
+
+  /**
+   * Runs without the agent until everything is idle, says {@code READY FOR ATTACH}, and waits for a
+   * line on standard input (the test attaches the agent before it sends one). From then on it counts
+   * afresh, through resyncs, changes, a relist, a requeueing and a failing reconciler: all work that
+   * starts after the attach.
+   */
+  void afterAttach(int objects, int changes) throws Exception {
+    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
+      for (int i = 0; i < objects; i++) {
+        server.create("default", "cm-" + i, Map.of("v", "0"));
+      }
+      ApiClient client = client(server);
+      ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
+      ObservedInformer informer = informer(factory, client);
+      Watched every = watched(factory, EVERY_UPDATE, false, 4);
+      Watched filter = watched(factory, RV_FILTER, true, 2);
+      ControllerManager manager = manager(factory, every, filter);
+      Executors.newSingleThreadExecutor(ReconcileScenario::daemon).submit(manager::run);
+      await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
+      awaitIdle();
+      BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      System.out.println("READY FOR ATTACH");
+      System.out.flush();
+      stdin.readLine();
+      controllers.forEach(Watched::startCounting);
+
+      stepTrigger = "resync_noop";
+      for (int tick = 1; tick <= 3; tick++) {
+        long before = every.updates.get();
+        informer.replayCache();
+        await("resync " + tick, () -> every.updates.get() == before + objects && filter.updates.get() == before + objects);
+        awaitIdle();
+      }
+      stepTrigger = "change";
+      for (int i = 0; i < changes; i++) {
+        long before = every.updates.get();
+        server.update("default", "cm-" + (i % objects), Map.of("v", Integer.toString(i + 1)));
+        await("change " + i, () -> every.updates.get() == before + 1 && filter.updates.get() == before + 1);
+        awaitIdle();
+      }
+      stepTrigger = "relist_noop";
+      long beforeRelist = every.updates.get();
+      await("an open watch", () -> server.openWatchCount() > 0);
+      server.expireWatches();
+      await("the relist", () -> every.updates.get() == beforeRelist + objects && filter.updates.get() == beforeRelist + objects);
+      awaitIdle();
+      stepTrigger = "change";
+      server.create("default", REQUEUE_KEY, Map.of("v", "0"));
+      await("the requeues", () -> every.calls(REQUEUE_KEY) == REQUEUES + 1 && filter.calls(REQUEUE_KEY) == REQUEUES + 1);
+      awaitIdle();
+      server.create("default", FAIL_KEY, Map.of("v", "0"));
+      await("the failures", () -> every.calls(FAIL_KEY) == FAILURES + 1 && filter.calls(FAIL_KEY) == FAILURES + 1);
+      awaitIdle();
       manager.shutdown();
       report();
       while (stdin.read() >= 0) {
@@ -365,6 +431,15 @@ public final class ReconcileScenario {
 
     Watched(String name) {
       this.name = name;
+    }
+
+    /** Forgets what was counted so far: from here on the agent counts too. */
+    void startCounting() {
+      adds.set(0);
+      updates.set(0);
+      retries.set(0);
+      counts.clear();
+      reconciles.clear();
     }
 
     int calls(String key) {

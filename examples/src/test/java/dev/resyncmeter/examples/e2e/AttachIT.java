@@ -68,6 +68,35 @@ class AttachIT {
     }
   }
 
+  /**
+   * Two controllers built and idle before the attach: everything after it (resyncs, changes, a relist,
+   * requeues, failures) is counted exactly, by handler, controller, trigger and result, with the
+   * names a -javaagent start gives them.
+   */
+  @Test
+  void everyCountOfWorkThatStartedAfterTheAttachEqualsTheControllersOwn() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    try (AgentProcess host = AgentProcess.startWithoutAgent("reconcile-scenario", "attach")) {
+      host.awaitStdout("READY FOR ATTACH"::equals, TIMEOUT);
+      Command attach = agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=" + port);
+      assertThat(attach.exit()).as(attach.err()).isZero();
+      host.send("attached");
+      host.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
+      Scrape scrape = Scrape.of("http://127.0.0.1:" + port + "/metrics");
+      ExactCounts.assertReconcileScenario(host.truth(), scrape);
+      // 3 resyncs and a relist of 5 objects: the enqueuing handler's no-ops, and the filtering one's
+      assertThat(scrape.value("informer_noop_updates_total{cause=\"resync\",handler=\"phased-every-update\",kind=\"ConfigMap\",outcome=\"enqueued\"}")).isEqualTo(15);
+      assertThat(scrape.value("informer_noop_updates_total{cause=\"relist\",handler=\"phased-every-update\",kind=\"ConfigMap\",outcome=\"enqueued\"}")).isEqualTo(5);
+      assertThat(scrape.value("informer_noop_updates_total{cause=\"resync\",handler=\"phased-rv-filter\",kind=\"ConfigMap\",outcome=\"dropped\"}")).isEqualTo(15);
+      assertThat(scrape.series().keySet()).as("nothing was in flight at the attach").noneMatch(s -> s.contains("trigger=\"unknown\""));
+      assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
+      AgentProcess.end(host);
+    }
+  }
+
   @Test
   void aMissingPidAnAmbiguousNameAnUnknownNameAndATargetThatRefusesAttachFailInOneLine() throws Exception {
     assertOneLine(agentCommand("attach", "2147483646"), "resync-meter attach: no process with pid 2147483646");

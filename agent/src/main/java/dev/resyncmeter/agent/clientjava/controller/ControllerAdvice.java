@@ -33,6 +33,17 @@ final class ControllerAdvice {
     }
   }
 
+  /**
+   * {@code Result(boolean requeue)}: made by {@code DefaultController.worker} itself only when the
+   * reconciler threw. After an attach that is how a reconcile the agent cannot wrap is seen to fail.
+   */
+  static final class ResultMade {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.Argument(0) boolean requeue) {
+      ControllerBridge.resultMade(requeue);
+    }
+  }
+
   /** Every {@code DefaultController} constructor: the controller's name and its queue. */
   static final class ControllerConstructor {
     @Advice.OnMethodExit(suppress = Throwable.class)

@@ -3,7 +3,12 @@ package dev.resyncmeter.agent.clientjava.controller;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
+import dev.resyncmeter.agent.clientjava.LateControllers;
+import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.ReconcileResult;
+import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.agent.clientjava.informer.InformerBridge;
 import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueBridge;
 
@@ -11,6 +16,8 @@ import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueBridge;
 public final class ControllerBridge {
 
   static final String COMPONENT = "clientjava-controller";
+  private static final String DEFAULT_CONTROLLER = ControllerInstrumentation.PACKAGE + "DefaultController";
+  private static final StackWalker STACK = StackWalker.getInstance();
 
   private ControllerBridge() {}
 
@@ -36,6 +43,38 @@ public final class ControllerBridge {
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
       return reconciler;
+    }
+  }
+
+  /** A {@code Result(requeue)} was made; one made by the controller's worker loop means the reconcile threw. */
+  public static void resultMade(boolean requeue) {
+    try {
+      if (!requeue || !LateStart.attached() || !ControllerInstrumentation.SWITCH.on()) {
+        return;
+      }
+      if (STACK.walk(frames -> frames.limit(4).anyMatch(f -> f.getMethodName().equals("worker") && f.getClassName().equals(DEFAULT_CONTROLLER)))) {
+        ThreadContext.current().heldReconcileThrew = true;
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * A worker is done with the item it took from {@code queue}. For a controller built before the
+   * attach, whose reconciler the agent could not wrap, that ends the reconcile: it ran from get to done.
+   */
+  public static void workDone(Object queue, ThreadContext context) {
+    try {
+      ControllerMetrics reconciles = LateControllers.reconcilesOf(queue);
+      if (reconciles == null || !ControllerInstrumentation.SWITCH.on()) {
+        return;
+      }
+      ReconcileResult result =
+          context.heldReconcileThrew ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+      reconciles.reconciled(context.heldTrigger(), result, System.nanoTime() - context.heldSince());
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.resyncmeter.agent.clientjava.controller;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
@@ -48,6 +49,10 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
                     isConstructor().and(takesArgument(0, String.class)).and(takesArgument(1, named(RECONCILER))),
                     ControllerAdvice.TimeReconciler.class,
                     true)
-                .advice("a constructor", isConstructor(), ControllerAdvice.ControllerConstructor.class, true));
+                .advice("a constructor", isConstructor(), ControllerAdvice.ControllerConstructor.class, true))
+        .type(named(PACKAGE + "reconciler.Result"))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .advice("Result(boolean)", isConstructor().and(takesArguments(boolean.class)), ControllerAdvice.ResultMade.class, true));
   }
 }

@@ -24,6 +24,17 @@ final class InformerAdvice {
     }
   }
 
+  /** {@code DefaultSharedIndexInformer.handleDeltas(deltas)}: after an attach, where an older informer is met. */
+  static final class HandleDeltas {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(
+        @Advice.FieldValue("processor") Object processor,
+        @Advice.FieldValue("controller") Object controller,
+        @Advice.FieldValue("resyncCheckPeriodMillis") long resyncCheckPeriodMillis) {
+      InformerBridge.deltasHandling(processor, controller, resyncCheckPeriodMillis);
+    }
+  }
+
   /** {@code ProcessorListener(ResourceEventHandler, long resyncPeriod)}. */
   static final class ListenerConstructor {
     @Advice.OnMethodExit(suppress = Throwable.class)

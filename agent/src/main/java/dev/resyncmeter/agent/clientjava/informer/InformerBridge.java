@@ -3,6 +3,7 @@ package dev.resyncmeter.agent.clientjava.informer;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.clientjava.KindNames;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.HandlerMetrics;
@@ -24,9 +25,9 @@ public final class InformerBridge {
   static final String COMPONENT = "clientjava-informer";
 
   // Identity keys, weak, so stopped informers and processed notifications go away.
-  private static final IdentityWeakMap<InformerState> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
-  private static final IdentityWeakMap<InformerState> INFORMER_OF_FIFO = new IdentityWeakMap<>();
-  private static final IdentityWeakMap<ListenerState> LISTENERS = new IdentityWeakMap<>();
+  static final IdentityWeakMap<InformerState> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
+  static final IdentityWeakMap<InformerState> INFORMER_OF_FIFO = new IdentityWeakMap<>();
+  static final IdentityWeakMap<ListenerState> LISTENERS = new IdentityWeakMap<>();
   /** Relist updates in flight: the listener thread cannot see {@code isSync}, so distribute marks them. */
   private static final IdentityWeakMap<Boolean> RELIST_UPDATES = new IdentityWeakMap<>();
 
@@ -102,6 +103,21 @@ public final class InformerBridge {
     }
   }
 
+  /**
+   * {@code DefaultSharedIndexInformer.handleDeltas}, on the informer's thread, before it distributes
+   * them. Only after an attach is there anything to do: an informer made before it is met here first.
+   */
+  public static void deltasHandling(Object processor, Object controller, long resyncCheckPeriodMillis) {
+    try {
+      if (!LateStart.attached() || !InformerInstrumentation.SWITCH.on()) {
+        return;
+      }
+      LateInformers.deltasHandling(processor, controller, resyncCheckPeriodMillis);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
   public static void distributeStarting(Object notification, boolean isSync) {
     try {
       if (!InformerInstrumentation.SWITCH.on()) {
@@ -165,6 +181,8 @@ public final class InformerBridge {
       InformerState informer = INFORMER_OF_FIFO.get(deltaFifo);
       if (informer != null) {
         informer.metrics.resync();
+      } else if (LateStart.attached()) {
+        LateInformers.resyncOfUnknownFifo(deltaFifo);
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -228,6 +246,8 @@ public final class InformerBridge {
       Object listener = ThreadContext.current().listener;
       if (listener instanceof ListenerState) {
         ((ListenerState) listener).currentNotification = notification;
+      } else if (LateStart.attached()) {
+        LateInformers.updateTakenOnUnknownThread(notification);
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -245,10 +265,12 @@ public final class InformerBridge {
         return null;
       }
       ThreadContext context = ThreadContext.current();
-      if (!(context.listener instanceof ListenerState)) {
+      ListenerState state;
+      if (context.listener instanceof ListenerState) {
+        state = (ListenerState) context.listener;
+      } else if (!LateStart.attached() || (state = LateInformers.listenerThreadFound(context, handler)) == null) {
         return null;
       }
-      ListenerState state = (ListenerState) context.listener;
       if (state.handler != handler || state.inCall || !HandlerCallTracker.begin(context)) {
         return null;
       }

@@ -44,7 +44,10 @@ public final class InformerInstrumentation implements InstrumentationUnit {
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("processor", PACKAGE + "cache.SharedProcessor")
-                .constructor(6, InformerAdvice.InformerConstructor.class))
+                .field("controller", PACKAGE + "cache.Controller")
+                .field("resyncCheckPeriodMillis", "long")
+                .constructor(6, InformerAdvice.InformerConstructor.class)
+                .method("handleDeltas", 1, InformerAdvice.HandleDeltas.class))
         .type(named(PACKAGE + "cache.ProcessorListener"))
         .transform(
             LayoutCheckedAdvice.of(SWITCH)

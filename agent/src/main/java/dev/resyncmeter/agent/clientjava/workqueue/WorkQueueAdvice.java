@@ -106,7 +106,7 @@ final class WorkQueueAdvice {
     @Advice.OnMethodExit(suppress = Throwable.class)
     static void exit(
         @Advice.This Object queue, @Advice.Argument(0) Object item, @Advice.FieldValue("queue") Collection<?> fifo, @Advice.Enter int queuedBefore) {
-      WorkQueueBridge.done(queue, item, fifo.size() > queuedBefore);
+      WorkQueueBridge.done(queue, item, fifo.size() > queuedBefore, queuedBefore);
     }
   }
 

@@ -4,7 +4,11 @@ import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.Fields;
+import dev.resyncmeter.agent.LateStart;
+import dev.resyncmeter.agent.clientjava.LateControllers;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
+import dev.resyncmeter.agent.clientjava.controller.ControllerBridge;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
@@ -18,7 +22,21 @@ public final class WorkQueueBridge {
   private static final IdentityWeakMap<QueueTracker> TRACKERS = new IdentityWeakMap<>(QueueTracker::retire);
   private static final StackWalker STACK = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
+  private static final String DELAYING_QUEUE = WorkQueueInstrumentation.PACKAGE + "DefaultDelayingQueue";
+  /**
+   * After an attach, whether this thread runs a delaying queue's loop that began before it (so its
+   * advice never ran): its plain adds are delayed adds firing, not adds of the application's.
+   */
+  private static final ThreadLocal<Boolean> LATE_DELAYING_THREAD =
+      ThreadLocal.withInitial(
+          () -> STACK.walk(frames -> frames.anyMatch(f -> f.getMethodName().equals("waitingLoop") && f.getClassName().equals(DELAYING_QUEUE))));
+
   private WorkQueueBridge() {}
+
+  /** How many items wait in a client-java queue, read under its lock. */
+  private static int queued(Object queue) throws ReflectiveOperationException {
+    return ((java.util.Collection<?>) Fields.read(queue, "queue")).size();
+  }
 
   /** A queue was made; until a controller claims it, it is named after the class that made it. */
   public static void queueCreated(Object queue) {
@@ -46,6 +64,27 @@ public final class WorkQueueBridge {
                 .orElse("workqueue"));
   }
 
+  /**
+   * A queue made before the agent was attached, met at its first use since: named after the
+   * controller whose workers take from it, if one can be found, else after its class. What waited in
+   * it then is taken as {@code unknown} work.
+   */
+  private static QueueTracker lateTracker(Object queue) {
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics == null) {
+      return null;
+    }
+    synchronized (TRACKERS) {
+      QueueTracker tracker = TRACKERS.get(queue);
+      if (tracker == null) {
+        String controller = HandlerNames.controllerOfQueue(queue);
+        tracker = metrics.queue(controller != null ? controller : ClassLabels.of(queue.getClass()));
+        TRACKERS.put(queue, tracker);
+      }
+      return tracker;
+    }
+  }
+
   /** A controller named {@code name} owns {@code queue}. */
   public static void controllerOwns(Object queue, String name) {
     try {
@@ -66,6 +105,9 @@ public final class WorkQueueBridge {
     QueueTracker tracker = context.cachedTracker(queue);
     if (tracker == null) {
       tracker = TRACKERS.get(queue);
+      if (tracker == null && LateStart.attached()) {
+        tracker = lateTracker(queue);
+      }
       if (tracker != null) {
         context.cacheTracker(queue, tracker);
       }
@@ -83,6 +125,12 @@ public final class WorkQueueBridge {
       QueueTracker tracker = tracker(context, queue);
       if (tracker == null) {
         return null;
+      }
+      if (LateStart.attached() && !context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
+        // a worker requeueing the item it took unseen: it holds it, as a seen take would have said
+        synchronized (queue) {
+          tracker.takenUnseen(context, item, queued(queue));
+        }
       }
       HandlerCallTracker.queueAdded(context);
       tracker.addCallStarted(context, item, kind);
@@ -113,6 +161,9 @@ public final class WorkQueueBridge {
       HandlerCallTracker.queueAdded(context);
       QueueTracker tracker = tracker(context, queue);
       if (tracker != null) {
+        if (LateStart.attached() && LATE_DELAYING_THREAD.get()) {
+          QueueTracker.firesDelayedAdds(context);
+        }
         tracker.addCallStarted(context, item, QueueTracker.AddKind.PLAIN);
       }
       return tracker;
@@ -143,6 +194,9 @@ public final class WorkQueueBridge {
       ThreadContext context = ThreadContext.current();
       QueueTracker tracker = tracker(context, queue);
       if (tracker != null) {
+        if (LateStart.attached()) {
+          LateControllers.tookUnseen(queue); // seen taking: no longer a worker in an unseen get
+        }
         tracker.taken(context, item, queuedAfter);
       }
     } catch (Throwable t) {
@@ -150,12 +204,23 @@ public final class WorkQueueBridge {
     }
   }
 
-  /** {@code done(item)} returned, under the queue's lock; {@code requeued}: it queued the item again. */
-  public static void done(Object queue, Object item, boolean requeued) {
+  /**
+   * {@code done(item)} returned, under the queue's lock; {@code requeued}: it queued the item again,
+   * {@code queuedBefore}: the items that waited when it was called.
+   */
+  public static void done(Object queue, Object item, boolean requeued, int queuedBefore) {
     try {
       ThreadContext context = ThreadContext.current();
       QueueTracker tracker = tracker(context, queue);
       if (tracker != null) {
+        if (LateStart.attached()) {
+          if (!context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
+            tracker.takenUnseen(context, item, queuedBefore);
+          }
+          if (context.holds(tracker, item)) {
+            ControllerBridge.workDone(queue, context);
+          }
+        }
         tracker.done(context, item, requeued);
       }
     } catch (Throwable t) {

@@ -1,0 +1,119 @@
+package dev.resyncmeter.agent.clientjava;
+
+import dev.resyncmeter.agent.AgentMetrics;
+import dev.resyncmeter.agent.Fields;
+import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.ResyncMetrics;
+import java.lang.management.LockInfo;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Controllers built before the agent was attached. No object of theirs is within reach: a controller
+ * is known only by its workers, which wait for work inside its queue's {@code get()} and are named
+ * {@code <controller>-<n>} by client-java's controller builder. So the name of a queue's controller
+ * is read from a thread that waits on that very queue inside {@code DefaultController.worker}.
+ */
+public final class LateControllers {
+
+  private static final String DEFAULT_CONTROLLER = "io.kubernetes.client.extended.controller.DefaultController";
+  private static final String CONTROLLER_WATCH_HANDLER = "io.kubernetes.client.extended.controller.DefaultControllerWatch$";
+  private static final Pattern WORKER_NAME = Pattern.compile("(.+)-\\d+");
+  /** How deep a waiting worker's stack is read: get and wait on top, worker below. */
+  private static final int STACK_DEPTH = 12;
+  /** Threads are looked at again for a queue no sooner than this after the last look found nothing. */
+  private static final long RETRY_NANOS = 1_000_000_000L;
+
+  /** The reconciles of each queue whose controller was found this way: the agent times them from get to done. */
+  private static final IdentityWeakMap<ControllerMetrics> RECONCILES_OF_QUEUE = new IdentityWeakMap<>();
+  private static final IdentityWeakMap<Long> LAST_LOOK = new IdentityWeakMap<>();
+  /**
+   * Per queue, the workers found waiting in it: a get() they entered before the attach runs without
+   * advice, so the take it ends with is not seen, and the worker is known only by its thread.
+   */
+  private static final IdentityWeakMap<Set<Long>> WAITING_UNSEEN = new IdentityWeakMap<>();
+
+  private LateControllers() {}
+
+  /**
+   * The name of the controller built before the attach whose workers take from {@code queue}, or
+   * null when no worker waits on it now (all of them busy, or it is no controller's queue).
+   */
+  static synchronized String nameOf(Object queue) {
+    Long lastLook = LAST_LOOK.get(queue);
+    long now = System.nanoTime();
+    if (lastLook != null && now - lastLook < RETRY_NANOS) {
+      return null;
+    }
+    LAST_LOOK.put(queue, now);
+    Set<Long> waiting = ConcurrentHashMap.newKeySet();
+    String name = nameOfWorkersWaitingOn(queue, waiting);
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (name != null && metrics != null) {
+      WAITING_UNSEEN.put(queue, waiting);
+      LAST_LOOK.remove(queue);
+      RECONCILES_OF_QUEUE.put(queue, metrics.controller(name));
+    }
+    return name;
+  }
+
+  /** The controller's name, from the workers waiting on {@code queue}, whose thread ids go to {@code waiting}. */
+  private static String nameOfWorkersWaitingOn(Object queue, Set<Long> waiting) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    int identity = System.identityHashCode(queue);
+    String type = queue.getClass().getName();
+    String name = null;
+    for (ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds(), STACK_DEPTH)) {
+      LockInfo lock = thread == null ? null : thread.getLockInfo();
+      if (lock == null || lock.getIdentityHashCode() != identity || !lock.getClassName().equals(type) || !inWorkerLoop(thread)) {
+        continue;
+      }
+      waiting.add(thread.getThreadId());
+      Matcher worker = WORKER_NAME.matcher(thread.getThreadName());
+      if (name == null && worker.matches()) {
+        name = worker.group(1);
+      }
+    }
+    return name;
+  }
+
+  /**
+   * Whether this thread is a worker of {@code queue} that was found waiting in a get() it entered
+   * before the attach, and has not been seen taking an item since. It stops being one here.
+   */
+  public static boolean tookUnseen(Object queue) {
+    Set<Long> waiting = WAITING_UNSEEN.isEmpty() ? null : WAITING_UNSEEN.get(queue);
+    return waiting != null && waiting.remove(Thread.currentThread().getId());
+  }
+
+  private static boolean inWorkerLoop(ThreadInfo thread) {
+    for (StackTraceElement frame : thread.getStackTrace()) {
+      if (frame.getClassName().equals(DEFAULT_CONTROLLER) && frame.getMethodName().equals("worker")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The controller's meters for a queue whose controller was found here, or null. */
+  public static ControllerMetrics reconcilesOf(Object queue) {
+    return RECONCILES_OF_QUEUE.isEmpty() ? null : RECONCILES_OF_QUEUE.get(queue);
+  }
+
+  /**
+   * The queue a controller watch's handler adds to, when the handler is the anonymous class that
+   * {@code DefaultControllerWatch.getResourceEventHandler()} returns; else null.
+   */
+  static Object queueOfWatchHandler(Object handler) throws ReflectiveOperationException {
+    if (!handler.getClass().getName().startsWith(CONTROLLER_WATCH_HANDLER)) {
+      return null;
+    }
+    return Fields.read(Fields.read(handler, "this$0"), "workQueue");
+  }
+}

@@ -31,6 +31,9 @@ public final class ResyncMeterAgent {
 
   private ResyncMeterAgent() {}
 
+  static final String ATTACHED_LINE =
+      "attached to a running JVM: counting starts now; work queued before is counted as trigger=\"unknown\", reconciles running now are not counted";
+
   public static void premain(String args, Instrumentation instrumentation) {
     // Beside another Java agent, everything is done here, before that agent's premain, as always: its
     // transformer may take its own class loader's lock while it loads a class, and a start thread
@@ -81,11 +84,8 @@ public final class ResyncMeterAgent {
       String serving = "serving " + endpoint;
       AgentLog.info("resync-meter {} {}; {}", version(), serving, clientLibraries());
       if (attached) {
-        // Their state was made before the advice was there (listeners, queues, reconcilers wrapped at
-        // construction): counting them from here on would be counting them wrong.
-        AgentLog.warn(
-            "attached to a running JVM: counts of the informers, workqueues and controllers it runs already are missing or inexact;"
-                + " for exact counts start it with -javaagent");
+        // Not a fault: what was queued or began before has no start the agent could have seen.
+        AgentLog.info(ATTACHED_LINE);
       }
     } catch (Throwable t) {
       if (gate != null && !handedOver) {

@@ -100,36 +100,7 @@ public final class ReconcileScenario {
       await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
       awaitIdle();
 
-      stepTrigger = "resync_noop";
-      for (int tick = 1; tick <= 3; tick++) {
-        long before = every.updates.get();
-        informer.replayCache();
-        await("resync " + tick, () -> every.updates.get() == before + objects && filter.updates.get() == before + objects);
-        awaitIdle();
-      }
-
-      stepTrigger = "change";
-      for (int i = 0; i < changes; i++) {
-        long before = every.updates.get();
-        server.update("default", "cm-" + (i % objects), Map.of("v", Integer.toString(i + 1)));
-        await("change " + i, () -> every.updates.get() == before + 1 && filter.updates.get() == before + 1);
-        awaitIdle();
-      }
-
-      stepTrigger = "relist_noop";
-      long beforeRelist = every.updates.get();
-      await("an open watch", () -> server.openWatchCount() > 0);
-      server.expireWatches();
-      await("the relist", () -> every.updates.get() == beforeRelist + objects && filter.updates.get() == beforeRelist + objects);
-      awaitIdle();
-
-      stepTrigger = "change";
-      server.create("default", REQUEUE_KEY, Map.of("v", "0"));
-      await("the requeues", () -> every.calls(REQUEUE_KEY) == REQUEUES + 1 && filter.calls(REQUEUE_KEY) == REQUEUES + 1);
-      awaitIdle();
-      server.create("default", FAIL_KEY, Map.of("v", "0"));
-      await("the failures", () -> every.calls(FAIL_KEY) == FAILURES + 1 && filter.calls(FAIL_KEY) == FAILURES + 1);
-      awaitIdle();
+      knownSteps(server, informer, every, filter, objects, changes);
 
       server.create("default", SLOW_KEY, Map.of("v", "0"));
       if (!slowStarted.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
@@ -151,6 +122,44 @@ public final class ReconcileScenario {
         // the test scrapes, then closes our input
       }
     }
+  }
+
+  /**
+   * The steps whose trigger is known by construction, each waiting until the controllers are idle:
+   * 3 resyncs, real changes, a relist, a reconciler that requeues and one that throws.
+   */
+  private void knownSteps(EmbeddedApiServer server, ObservedInformer informer, Watched every, Watched filter, int objects, int changes)
+      throws Exception {
+    stepTrigger = "resync_noop";
+    for (int tick = 1; tick <= 3; tick++) {
+      long before = every.updates.get();
+      informer.replayCache();
+      await("resync " + tick, () -> every.updates.get() == before + objects && filter.updates.get() == before + objects);
+      awaitIdle();
+    }
+
+    stepTrigger = "change";
+    for (int i = 0; i < changes; i++) {
+      long before = every.updates.get();
+      server.update("default", "cm-" + (i % objects), Map.of("v", Integer.toString(i + 1)));
+      await("change " + i, () -> every.updates.get() == before + 1 && filter.updates.get() == before + 1);
+      awaitIdle();
+    }
+
+    stepTrigger = "relist_noop";
+    long beforeRelist = every.updates.get();
+    await("an open watch", () -> server.openWatchCount() > 0);
+    server.expireWatches();
+    await("the relist", () -> every.updates.get() == beforeRelist + objects && filter.updates.get() == beforeRelist + objects);
+    awaitIdle();
+
+    stepTrigger = "change";
+    server.create("default", REQUEUE_KEY, Map.of("v", "0"));
+    await("the requeues", () -> every.calls(REQUEUE_KEY) == REQUEUES + 1 && filter.calls(REQUEUE_KEY) == REQUEUES + 1);
+    awaitIdle();
+    server.create("default", FAIL_KEY, Map.of("v", "0"));
+    await("the failures", () -> every.calls(FAIL_KEY) == FAILURES + 1 && filter.calls(FAIL_KEY) == FAILURES + 1);
+    awaitIdle();
   }
 
   // ---- after an attach -------------------------------------------------------------------------
@@ -181,33 +190,7 @@ public final class ReconcileScenario {
       stdin.readLine();
       controllers.forEach(Watched::startCounting);
 
-      stepTrigger = "resync_noop";
-      for (int tick = 1; tick <= 3; tick++) {
-        long before = every.updates.get();
-        informer.replayCache();
-        await("resync " + tick, () -> every.updates.get() == before + objects && filter.updates.get() == before + objects);
-        awaitIdle();
-      }
-      stepTrigger = "change";
-      for (int i = 0; i < changes; i++) {
-        long before = every.updates.get();
-        server.update("default", "cm-" + (i % objects), Map.of("v", Integer.toString(i + 1)));
-        await("change " + i, () -> every.updates.get() == before + 1 && filter.updates.get() == before + 1);
-        awaitIdle();
-      }
-      stepTrigger = "relist_noop";
-      long beforeRelist = every.updates.get();
-      await("an open watch", () -> server.openWatchCount() > 0);
-      server.expireWatches();
-      await("the relist", () -> every.updates.get() == beforeRelist + objects && filter.updates.get() == beforeRelist + objects);
-      awaitIdle();
-      stepTrigger = "change";
-      server.create("default", REQUEUE_KEY, Map.of("v", "0"));
-      await("the requeues", () -> every.calls(REQUEUE_KEY) == REQUEUES + 1 && filter.calls(REQUEUE_KEY) == REQUEUES + 1);
-      awaitIdle();
-      server.create("default", FAIL_KEY, Map.of("v", "0"));
-      await("the failures", () -> every.calls(FAIL_KEY) == FAILURES + 1 && filter.calls(FAIL_KEY) == FAILURES + 1);
-      awaitIdle();
+      knownSteps(server, informer, every, filter, objects, changes);
       manager.shutdown();
       report();
       while (stdin.read() >= 0) {

@@ -16,14 +16,14 @@ public enum Library {
       "io/kubernetes/client/informer/SharedInformerFactory.class",
       "META-INF/maven/io.kubernetes/client-java/pom.properties",
       "io.kubernetes.client.informer.",
-      "informer", "workqueue", "controller"),
+      "informer", "workqueue", "controller", "requests"),
   FABRIC8(
       "fabric8",
       "fabric8",
       "io/fabric8/kubernetes/client/informers/impl/DefaultSharedIndexInformer.class",
       "META-INF/maven/io.fabric8/kubernetes-client/pom.properties",
       "io.fabric8.kubernetes.client.informers.",
-      "informer"),
+      "informer", "requests"),
   JOSDK(
       "JOSDK",
       "josdk",

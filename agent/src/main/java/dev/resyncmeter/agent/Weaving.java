@@ -2,8 +2,10 @@ package dev.resyncmeter.agent;
 
 import dev.resyncmeter.agent.clientjava.controller.ControllerInstrumentation;
 import dev.resyncmeter.agent.clientjava.informer.InformerInstrumentation;
+import dev.resyncmeter.agent.clientjava.request.RequestInstrumentation;
 import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueInstrumentation;
 import dev.resyncmeter.agent.fabric8.Fabric8Instrumentation;
+import dev.resyncmeter.agent.fabric8.request.Fabric8RequestInstrumentation;
 import dev.resyncmeter.agent.josdk.JosdkInstrumentation;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.lang.instrument.Instrumentation;
@@ -35,8 +37,8 @@ final class Weaving {
   /** Each library's units, in the order of {@link Library}. */
   static final Map<Library, List<InstrumentationUnit>> UNITS =
       Map.of(
-          Library.CLIENT_JAVA, List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation()),
-          Library.FABRIC8, List.of(new Fabric8Instrumentation()),
+          Library.CLIENT_JAVA, List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation(), new RequestInstrumentation()),
+          Library.FABRIC8, List.of(new Fabric8Instrumentation(), new Fabric8RequestInstrumentation()),
           Library.JOSDK, List.of(new JosdkInstrumentation()));
 
   static List<InstrumentationUnit> allUnits() {
@@ -108,6 +110,8 @@ final class Weaving {
    */
   static final NamePrefixes IGNORED =
       new NamePrefixes(
+          // the two classes of these packages that a unit weaves: client-java's API client and OkHttp's call
+          List.of(RequestInstrumentation.API_CLIENT, RequestInstrumentation.REAL_CALL),
           "java.",
           "javax.",
           "jdk.",
@@ -159,15 +163,20 @@ final class Weaving {
 
   /** Matches a type whose name starts with one of the prefixes; reads nothing but the name. */
   static final class NamePrefixes extends ElementMatcher.Junction.AbstractBase<TypeDescription> {
+    private final List<String> except;
     private final String[] prefixes;
 
-    NamePrefixes(String... prefixes) {
+    NamePrefixes(List<String> except, String... prefixes) {
+      this.except = except;
       this.prefixes = prefixes;
     }
 
     @Override
     public boolean matches(TypeDescription type) {
       String name = type.getName();
+      if (except.contains(name)) {
+        return false;
+      }
       for (String prefix : prefixes) {
         if (name.startsWith(prefix)) {
           return true;
@@ -178,7 +187,7 @@ final class Weaving {
 
     @Override
     public String toString() {
-      return "nameStartsWithAnyOf(" + String.join(", ", prefixes) + ")";
+      return "nameStartsWithAnyOf(" + String.join(", ", prefixes) + ") except " + except;
     }
   }
 

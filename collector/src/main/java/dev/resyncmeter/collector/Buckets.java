@@ -14,6 +14,9 @@ final class Buckets {
   static final Buckets CLIENT_GO_WORKQUEUE =
       ofSeconds(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10);
 
+  /** client-go's REST client latency buckets, 5 ms to 60 s. */
+  static final Buckets CLIENT_GO_REST_CLIENT = ofSeconds(0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60);
+
   /** controller-runtime's reconcile time buckets, 5 ms to 60 s. */
   static final Buckets CONTROLLER_RUNTIME_RECONCILE =
       ofSeconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5,

@@ -12,11 +12,14 @@ public final class ControllerMetrics {
 
   private static final Trigger[] TRIGGERS = Trigger.values();
   private static final ReconcileResult[] RESULTS = ReconcileResult.values();
+  private static final ApiVerb[] VERBS = ApiVerb.values();
 
   private final String controller;
   /** By trigger then result. */
   private final LongAdder[] reconciles = HandlerMetrics.adders(TRIGGERS.length * RESULTS.length);
   private final ConcurrentHistogram[] durations = new ConcurrentHistogram[TRIGGERS.length];
+  /** API requests sent by its reconciles (and handler calls), by trigger then verb. */
+  private final LongAdder[] apiRequests = HandlerMetrics.adders(TRIGGERS.length * VERBS.length);
 
   ControllerMetrics(String controller) {
     this.controller = controller;
@@ -30,7 +33,24 @@ public final class ControllerMetrics {
     durations[trigger.ordinal()].record(nanos);
   }
 
+  /** A reconcile (or handler call) with {@code trigger} sent an API request. */
+  public void apiRequested(Trigger trigger, ApiVerb verb) {
+    apiRequests[trigger.ordinal() * VERBS.length + verb.ordinal()].increment();
+  }
+
   void export(Export out) {
+    for (Trigger trigger : TRIGGERS) {
+      for (ApiVerb verb : VERBS) {
+        long n = apiRequests[trigger.ordinal() * VERBS.length + verb.ordinal()].sum();
+        if (n > 0) {
+          out.counter(
+              "controller_reconcile_api_requests",
+              "API requests sent while a reconcile (or handler call) with that trigger ran, by verb.",
+              Labels.of("controller", controller, "trigger", trigger.label(), "verb", verb.label()),
+              n);
+        }
+      }
+    }
     for (Trigger trigger : TRIGGERS) {
       boolean seen = false;
       for (ReconcileResult result : RESULTS) {

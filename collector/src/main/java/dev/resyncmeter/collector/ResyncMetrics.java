@@ -39,6 +39,7 @@ public final class ResyncMetrics {
   private final CappedLabel controllerNames;
   private final CappedLabel queueNames;
   private final CappedLabel components;
+  private final RestClientMetrics restClient;
 
   public ResyncMetrics() {
     this(DEFAULT_MAX_VALUES_PER_LABEL);
@@ -51,6 +52,7 @@ public final class ResyncMetrics {
     controllerNames = new CappedLabel(registry, "controller", maxValuesPerLabel);
     queueNames = new CappedLabel(registry, "name", maxValuesPerLabel);
     components = new CappedLabel(registry, LabelNames.COMPONENT, maxValuesPerLabel);
+    restClient = new RestClientMetrics(new CappedLabel(registry, "host", maxValuesPerLabel));
     // The hot-path counts are the collector's own counters and bucket arrays, read only here.
     registry.getPrometheusRegistry().register(this::collectCounts);
   }
@@ -60,6 +62,7 @@ public final class ResyncMetrics {
     handlers.values().forEach(h -> h.export(out));
     queues.values().forEach(q -> q.export(out));
     controllers.values().forEach(c -> c.export(out));
+    restClient.export(out);
     return out.snapshots();
   }
 
@@ -86,6 +89,29 @@ public final class ResyncMetrics {
 
   public ControllerMetrics controller(String name) {
     return controllers.computeIfAbsent(controllerNames.admit(name), ControllerMetrics::new);
+  }
+
+  /** The REST client meters: every HTTP request the client library sends. */
+  public RestClientMetrics restClient() {
+    return restClient;
+  }
+
+  /**
+   * An API request with {@code verb} is being sent on the thread of {@code context}: it counts under
+   * the reconcile running there, else under the handler call running there ({@code handlerLabel}, the
+   * handler's label, which is its controller's name for the handlers a controller made); a request
+   * made by neither (an informer's list and watch, leader election, other threads) does not count here.
+   */
+  public void apiRequestSent(ThreadContext context, ApiVerb verb, String handlerLabel) {
+    ControllerMetrics reconciling = context.reconciling;
+    if (reconciling != null) {
+      reconciling.apiRequested(context.reconcilingTrigger, verb);
+      return;
+    }
+    Trigger handlerTrigger = HandlerCallTracker.currentTrigger(context);
+    if (handlerTrigger != null && handlerLabel != null) {
+      controller(handlerLabel).apiRequested(handlerTrigger, verb);
+    }
   }
 
   /** Counts a fault that the agent caught in itself, by the part of the agent it happened in. */

@@ -53,6 +53,10 @@ public final class ThreadContext {
    */
   public boolean heldReconcileThrew;
 
+  // ---- the reconcile running on this thread, for the API requests it sends ------------------
+  ControllerMetrics reconciling;
+  Trigger reconcilingTrigger;
+
   // ---- the last queue this thread used, so its tracker is found without a map lookup ----------
   private WeakReference<Object> lastQueue;
   private QueueTracker lastTracker;
@@ -85,6 +89,23 @@ public final class ThreadContext {
   public void cacheTracker(Object queue, QueueTracker tracker) {
     lastQueue = new WeakReference<>(queue);
     lastTracker = tracker;
+  }
+
+  /** A reconcile of {@code controller} with {@code trigger} starts on this thread. */
+  public void reconcileBegan(ControllerMetrics controller, Trigger trigger) {
+    reconciling = controller;
+    reconcilingTrigger = trigger;
+  }
+
+  /** The reconcile running on this thread ended. */
+  public void reconcileOver() {
+    reconciling = null;
+    reconcilingTrigger = null;
+  }
+
+  /** Whether a reconcile that the agent attributes runs on this thread. */
+  public boolean reconciling() {
+    return reconciling != null;
   }
 
   /** The item this thread holds was taken at {@code now}. */

@@ -251,4 +251,49 @@ class ResyncMetricsTest {
         .contains("controller_reconcile_duration_seconds_count{controller=\"c\",trigger=\"change\"} 1\n")
         .endsWith("# EOF\n");
   }
+
+  @Test
+  void restClientRequestsCountByCodeMethodAndHostWithClientGoBuckets() {
+    RestClientMetrics rest = metrics.restClient();
+    rest.requestFinished("127.0.0.1:6443", "GET", 200, 3_000_000);
+    rest.requestFinished("127.0.0.1:6443", "get", 200, 30_000_000);
+    rest.requestFinished("127.0.0.1:6443", "PUT", 409, 1_000_000);
+    rest.requestFinished("127.0.0.1:6443", "GET", RestClientMetrics.NO_RESPONSE, 1_000_000);
+    assertThat(scrape())
+        .contains("rest_client_requests_total{code=\"200\",host=\"127.0.0.1:6443\",method=\"GET\"} 2.0")
+        .contains("rest_client_requests_total{code=\"409\",host=\"127.0.0.1:6443\",method=\"PUT\"} 1.0")
+        .contains("rest_client_requests_total{code=\"<error>\",host=\"127.0.0.1:6443\",method=\"GET\"} 1.0")
+        .contains("rest_client_request_duration_seconds_bucket{host=\"127.0.0.1:6443\",verb=\"GET\",le=\"0.005\"} 2")
+        .contains("rest_client_request_duration_seconds_bucket{host=\"127.0.0.1:6443\",verb=\"GET\",le=\"0.025\"} 2")
+        .contains("rest_client_request_duration_seconds_bucket{host=\"127.0.0.1:6443\",verb=\"GET\",le=\"0.1\"} 3")
+        .contains("rest_client_request_duration_seconds_bucket{host=\"127.0.0.1:6443\",verb=\"GET\",le=\"60.0\"} 3")
+        .contains("rest_client_request_duration_seconds_count{host=\"127.0.0.1:6443\",verb=\"PUT\"} 1");
+  }
+
+  @Test
+  void anApiRequestCountsUnderTheReconcileRunningOnItsThreadElseTheHandlerCallElseNowhere() throws Exception {
+    ControllerMetrics controller = metrics.controller("web");
+    Thread worker =
+        new Thread(
+            () -> {
+              ThreadContext context = ThreadContext.current();
+              metrics.apiRequestSent(context, ApiVerb.LIST, "ignored: no call runs");
+              context.reconcileBegan(controller, Trigger.RESYNC_NOOP);
+              metrics.apiRequestSent(context, ApiVerb.GET, "ignored: the reconcile wins");
+              metrics.apiRequestSent(context, ApiVerb.GET, null);
+              context.reconcileOver();
+              HandlerCallTracker.begin(context);
+              HandlerCallTracker.classify(context, Trigger.RELIST_NOOP);
+              metrics.apiRequestSent(context, ApiVerb.PATCH, "web-handler");
+              HandlerCallTracker.end(context);
+              metrics.apiRequestSent(context, ApiVerb.WATCH, "web-handler");
+            });
+    worker.start();
+    worker.join(10_000);
+    assertThat(scrape())
+        .contains("controller_reconcile_api_requests_total{controller=\"web\",trigger=\"resync_noop\",verb=\"get\"} 2.0")
+        .contains("controller_reconcile_api_requests_total{controller=\"web-handler\",trigger=\"relist_noop\",verb=\"patch\"} 1.0")
+        .doesNotContain("verb=\"list\"")
+        .doesNotContain("verb=\"watch\"");
+  }
 }

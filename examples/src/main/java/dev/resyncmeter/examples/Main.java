@@ -45,7 +45,7 @@ public final class Main {
       case "idle" -> idle();
       case "properties" -> properties();
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|attach|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | fabric8-scenario [--kind ConfigMap|Secret] | josdk-scenario | mixed-scenario | exit CODE | idle | properties]");
+        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|attach|api-requests|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | fabric8-scenario [--kind ConfigMap|Secret] | josdk-scenario | mixed-scenario | exit CODE | idle | properties]");
         System.exit(2);
       }
     }

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.fabric8;
 
+import dev.resyncmeter.agent.HandlerOnThread;
 import dev.resyncmeter.collector.HandlerMetrics;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.ThreadContext;
@@ -11,7 +12,7 @@ import dev.resyncmeter.collector.UpdateCause;
  * its informer's serial executor, or on the caller's thread for the first adds of a handler added to
  * a running informer), so the call fields are touched by one thread at a time.
  */
-final class Fabric8Listener {
+final class Fabric8Listener implements HandlerOnThread {
 
   final Object handler;
   final HandlerMetrics metrics;
@@ -30,5 +31,10 @@ final class Fabric8Listener {
     this.handler = handler;
     this.metrics = metrics;
     this.dropsAreObservable = dropsAreObservable;
+  }
+
+  @Override
+  public String handlerLabel() {
+    return metrics.handler();
   }
 }

@@ -155,8 +155,8 @@ final class JosdkAdvice {
   /** {@code Controller.reconcile(resource, context)}: JOSDK's call of the reconciler. */
   static final class Reconcile {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static long enter() {
-      return JosdkBridge.reconcileStarting();
+    static long enter(@Advice.This Object controller) {
+      return JosdkBridge.reconcileStarting(((Controller<?>) controller).getConfiguration().getName());
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

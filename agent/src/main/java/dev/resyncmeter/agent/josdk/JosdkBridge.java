@@ -304,7 +304,9 @@ public final class JosdkBridge {
 
   public static void executionFinished() {
     try {
-      Object state = ThreadContext.current().framework;
+      ThreadContext context = ThreadContext.current();
+      context.reconcileOver();
+      Object state = context.framework;
       if (state instanceof JosdkThread) {
         ((JosdkThread) state).running = null;
       }
@@ -313,10 +315,21 @@ public final class JosdkBridge {
     }
   }
 
-  /** {@code Controller.reconcile} starts: the clock, or 0 when the unit is off. */
-  public static long reconcileStarting() {
+  /**
+   * {@code Controller.reconcile} starts: the clock, or 0 when the unit is off. From here to the end of
+   * the execution (the reconciler's own calls, then JOSDK's patches of what it returned) API requests
+   * on this thread count under the execution's trigger.
+   */
+  public static long reconcileStarting(String controllerName) {
     try {
-      return JosdkInstrumentation.SWITCH.on() ? System.nanoTime() : 0;
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (!JosdkInstrumentation.SWITCH.on() || metrics == null || controllerName == null) {
+        return 0;
+      }
+      ThreadContext context = ThreadContext.current();
+      JosdkThread.Submission running = context.framework instanceof JosdkThread ? ((JosdkThread) context.framework).running : null;
+      context.reconcileBegan(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
+      return System.nanoTime();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
       return 0;
@@ -334,10 +347,14 @@ public final class JosdkBridge {
       }
       long took = System.nanoTime() - startedAt;
       ResyncMetrics metrics = AgentMetrics.get();
+      ThreadContext context = ThreadContext.current();
+      Object state = context.framework;
+      if (!(state instanceof JosdkThread) || ((JosdkThread) state).running == null) {
+        context.reconcileOver(); // application code called it: no execution of JOSDK's follows
+      }
       if (metrics == null || controllerName == null) {
         return;
       }
-      Object state = ThreadContext.current().framework;
       Trigger trigger = Trigger.OTHER;
       if (state instanceof JosdkThread && ((JosdkThread) state).running != null) {
         ((JosdkThread) state).ran = true;

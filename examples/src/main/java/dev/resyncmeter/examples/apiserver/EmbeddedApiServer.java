@@ -120,6 +120,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   private final AtomicLong listRequests = new AtomicLong();
   private final AtomicLong watchRequests = new AtomicLong();
+  private final Map<String, AtomicLong> responses = new java.util.concurrent.ConcurrentHashMap<>();
 
   private record Event(long revision, String namespace, String line) {}
 
@@ -322,6 +323,20 @@ public final class EmbeddedApiServer implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Responses started so far, by {@code "<method> <code>"} ({@code "GET 200"}): what a client sees as
+   * its requests' results (a watch counts when its stream starts).
+   */
+  public Map<String, Long> responsesStarted() {
+    Map<String, Long> copy = new TreeMap<>();
+    responses.forEach((key, count) -> copy.put(key, count.get()));
+    return copy;
+  }
+
+  private void responding(HttpExchange exchange, int code) {
+    responses.computeIfAbsent(exchange.getRequestMethod() + " " + code, k -> new AtomicLong()).incrementAndGet();
   }
 
   /** Collection GETs without watch (list calls) served so far. */
@@ -641,6 +656,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     try {
       exchange.getResponseHeaders().set("Content-Type", "application/json");
+      responding(exchange, 200);
       exchange.sendResponseHeaders(200, 0); // length 0 means chunked
       OutputStream out = exchange.getResponseBody();
       write(out, first);
@@ -714,9 +730,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
     out.flush(); // HttpServer's chunked stream buffers until flushed
   }
 
-  private static void sendJson(HttpExchange exchange, int code, String json) throws IOException {
+  private void sendJson(HttpExchange exchange, int code, String json) throws IOException {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
+    responding(exchange, code);
     exchange.sendResponseHeaders(code, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);

@@ -27,7 +27,7 @@ final class JosdkDemo {
             .inNamespace(NAMESPACE)
             .create();
       }
-      Operator operator = ConfigMapOperator.operator(client, new ConfigMapOperator(null), NAMESPACE);
+      Operator operator = ConfigMapOperator.operator(client, new ConfigMapOperator(client, null), NAMESPACE);
       operator.start();
       try {
         System.out.println(

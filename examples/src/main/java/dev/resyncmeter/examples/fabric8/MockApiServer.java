@@ -3,8 +3,11 @@ package dev.resyncmeter.examples.fabric8;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
@@ -30,7 +33,8 @@ public final class MockApiServer implements AutoCloseable {
     // Mixed: one-shot expectations are answered first, everything else by the CRUD store.
     server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
     server.init(InetAddress.getLoopbackAddress(), 0);
-    client = server.createClient();
+    // Vert.x, fabric8's default, named: the JDK client on the class path (for the JOSDK scenario) could be picked instead
+    client = server.createClient(new VertxHttpClientFactory());
   }
 
   public static MockApiServer start() throws IOException {
@@ -58,6 +62,18 @@ public final class MockApiServer implements AutoCloseable {
         .andEmit(new WatchEvent(new StatusBuilder().withCode(410).withMessage("too old resource version").build(), "ERROR"))
         .done()
         .once();
+  }
+
+  /**
+   * A client of this server whose HTTP client {@code factory} makes (null: fabric8's default,
+   * Vert.x), with the application's own {@code interceptor} on it.
+   */
+  public KubernetesClient client(HttpClient.Factory factory, Interceptor interceptor) {
+    return server.createClient(
+        builder -> {
+          builder.withHttpClientFactory(factory != null ? factory : new VertxHttpClientFactory());
+          builder.withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("application-counts", interceptor));
+        });
   }
 
   /** Requests served so far (lists, watches, changes). */

@@ -4,7 +4,11 @@ import static dev.resyncmeter.examples.truth.Truth.series;
 
 import dev.resyncmeter.examples.truth.Truth;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -24,9 +28,15 @@ import java.util.concurrent.TimeUnit;
  * its first, and {@code slow} blocks the reconcile that first sees its {@code phase=1} until
  * {@link #releaseSlow} (so a change can arrive while it runs).
  *
+ * <p>Every reconcile reads its ConfigMap from the API server; a reconcile of a change also writes
+ * what it saw to a ConfigMap of the same name in {@link #SEEN_NAMESPACE}, which nothing watches (a
+ * patch, and a create when that one does not exist yet).
+ *
  * <p>It counts every reconcile itself, by what it can tell: {@code change} when the ConfigMap's
  * resource version differs from the one it last reconciled, else {@code requeue} when its previous
- * reconcile of it threw or asked for a reschedule, else {@code periodic}.
+ * reconcile of it threw or asked for a reschedule, else {@code periodic}. While it reads and writes,
+ * {@link #triggerOnThisThread} tells its client's interceptor ({@link RequestCounts}) which trigger
+ * the requests it sees are for.
  */
 @ControllerConfiguration(
     name = ConfigMapOperator.NAME,
@@ -37,8 +47,10 @@ import java.util.concurrent.TimeUnit;
 public final class ConfigMapOperator implements Reconciler<ConfigMap> {
 
   public static final String NAME = "configmap-operator";
+  public static final String SEEN_NAMESPACE = "seen-by-configmap-operator";
 
   private final Truth truth;
+  private final KubernetesClient client;
   private final Map<String, String> lastVersion = new ConcurrentHashMap<>();
   private final Map<String, String> lastResult = new ConcurrentHashMap<>();
   private final Map<String, Integer> periodic = new ConcurrentHashMap<>();
@@ -48,7 +60,8 @@ public final class ConfigMapOperator implements Reconciler<ConfigMap> {
   private volatile boolean slowDone;
 
   /** {@code truth} may be null: the demo counts nothing itself. */
-  public ConfigMapOperator(Truth truth) {
+  public ConfigMapOperator(KubernetesClient client, Truth truth) {
+    this.client = client;
     this.truth = truth;
   }
 
@@ -62,6 +75,7 @@ public final class ConfigMapOperator implements Reconciler<ConfigMap> {
     lastVersion.put(name, version);
     String result = "success";
     try {
+      readAndWrite(configMap, trigger);
       boolean first = reconciles.merge(name, 1, Integer::sum) == 1;
       Thread.sleep(5);
       if (name.equals("fail-once") && first) {
@@ -90,6 +104,37 @@ public final class ConfigMapOperator implements Reconciler<ConfigMap> {
         truth.increment(series("controller_reconcile_duration_seconds_count", "controller", NAME, "trigger", trigger));
         truth.increment("reconciles_of{" + NAME + "}");
       }
+    }
+  }
+
+  private static final ThreadLocal<String> TRIGGER_ON_THREAD = new ThreadLocal<>();
+
+  /** The trigger of the reconcile reading or writing on this thread, or null. */
+  static String triggerOnThisThread() {
+    return TRIGGER_ON_THREAD.get();
+  }
+
+  private void readAndWrite(ConfigMap configMap, String trigger) {
+    TRIGGER_ON_THREAD.set(trigger);
+    try {
+      String name = configMap.getMetadata().getName();
+      client.configMaps().inNamespace(configMap.getMetadata().getNamespace()).withName(name).get();
+      if (!trigger.equals("change")) {
+        return;
+      }
+      String version = configMap.getMetadata().getResourceVersion();
+      try {
+        client.configMaps().inNamespace(SEEN_NAMESPACE).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"resourceVersion\":\"" + version + "\"}}");
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+        client.resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().addToData("resourceVersion", version).build())
+            .inNamespace(SEEN_NAMESPACE)
+            .create();
+      }
+    } finally {
+      TRIGGER_ON_THREAD.remove();
     }
   }
 

@@ -23,6 +23,9 @@ import java.util.function.BooleanSupplier;
  * of the first change runs; then the operator runs until every ConfigMap had two periodic reconciles
  * (maximum interval 2 s), and stops. Prints {@code truth} lines and {@code SCENARIO DONE}, then waits
  * for its standard input to close.
+ *
+ * <p>{@code --http jdk} runs it on fabric8's JDK HTTP client instead of the default one (Vert.x). The
+ * client carries the application's own interceptor, which counts every response it sees.
  */
 public final class JosdkScenario {
 
@@ -33,8 +36,12 @@ public final class JosdkScenario {
 
   public static void main(String[] args) throws Exception {
     Truth truth = new Truth();
-    try (MockApiServer server = MockApiServer.start()) {
-      run(server.client(), truth);
+    boolean jdk = args.length >= 2 && args[0].equals("--http") && args[1].equals("jdk");
+    RequestCounts requests = new RequestCounts(truth);
+    try (MockApiServer server = MockApiServer.start();
+        KubernetesClient client = server.client(jdk ? new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory() : null, requests)) {
+      System.out.println("HTTP CLIENT " + client.getHttpClient().getClass().getName());
+      run(client, truth);
     }
     System.out.print(truth.render());
     System.out.println("SCENARIO DONE");
@@ -50,7 +57,7 @@ public final class JosdkScenario {
     for (String name : NAMES) {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
-    ConfigMapOperator reconciler = new ConfigMapOperator(truth);
+    ConfigMapOperator reconciler = new ConfigMapOperator(client, truth);
     Operator operator = ConfigMapOperator.operator(client, reconciler, NAMESPACE);
     operator.start();
     try {

@@ -43,6 +43,10 @@ import java.util.function.BooleanSupplier;
  * exception), a handler that throws on every call, and a slow reconciler that holds its
  * worker until a line arrives on standard input (so the test can watch the in-flight gauges).
  * {@code attach}: the same controllers, counted only from the moment the agent was attached to them.
+ * {@code api-requests}: the same steps with reconcilers that read their object from the API server on
+ * every reconcile and write it back on a real change, and one read that cannot connect; it prints the
+ * requests the server answered and those that failed, what the reconciler saw of the failure, and the
+ * HTTP client's configuration, so a run with the agent can be compared with one without.
  * {@code stress}: 4 informers, 4 controllers with 4 workers each, 100,000 resync handler calls, with
  * the locks held in the application's handler and reconciler code sampled.
  */
@@ -73,6 +77,8 @@ public final class ReconcileScenario {
       scenario.stress(4, 250, 100);
     } else if (mode.equals("attach")) {
       scenario.afterAttach(5, 4);
+    } else if (mode.equals("api-requests")) {
+      scenario.apiRequests(3, 3);
     } else {
       scenario.phases(5, 4);
     }
@@ -199,6 +205,65 @@ public final class ReconcileScenario {
     }
   }
 
+  // ---- API requests ------------------------------------------------------------------------------
+
+  /** Set in the api-requests run: the reconcilers read and write through it. */
+  private volatile ApiRequests requests;
+
+  /**
+   * Like {@code phases} without its failing handler and slow reconciler, with reconcilers that read
+   * and write; then one object whose reconcile reads from a port nothing listens on. The informer's
+   * watch stays open, and no other request follows the counts (a watch lasts minutes).
+   */
+  void apiRequests(int objects, int changes) throws Exception {
+    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
+      for (int i = 0; i < objects; i++) {
+        server.create("default", "cm-" + i, Map.of("v", "0"));
+      }
+      ApiClient client = client(server);
+      HeaderProbe probe = new HeaderProbe();
+      client.setHttpClient(client.getHttpClient().newBuilder().addNetworkInterceptor(probe).build());
+      System.out.println("CLIENT CONFIG " + HeaderProbe.describe(client.getHttpClient()));
+      requests = new ApiRequests(client, client(deadPort()));
+      ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
+      ObservedInformer informer = informer(factory, client);
+      Watched every = watched(factory, EVERY_UPDATE, false, 4);
+      Watched filter = watched(factory, RV_FILTER, true, 2);
+      ControllerManager manager = manager(factory, every, filter);
+      Executors.newSingleThreadExecutor(ReconcileScenario::daemon).submit(manager::run);
+      await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
+      awaitIdle();
+
+      knownSteps(server, informer, every, filter, objects, changes);
+      stepTrigger = "change";
+      server.create("default", ApiRequests.UNREACHABLE_KEY, Map.of("v", "0"));
+      await("the unreachable reads", () -> every.calls(ApiRequests.UNREACHABLE_KEY) == 1 && filter.calls(ApiRequests.UNREACHABLE_KEY) == 1);
+      awaitIdle();
+
+      manager.shutdown();
+      String host = "127.0.0.1:" + java.net.URI.create(server.url()).getPort();
+      server.responsesStarted().forEach((methodAndCode, count) -> {
+        String[] parts = methodAndCode.split(" ");
+        truth.set(series("rest_client_requests_total", "code", parts[1], "host", host, "method", parts[0]), count);
+        truth.set(series("rest_client_request_duration_seconds_count", "host", host, "verb", parts[0]), truth.get(series("rest_client_request_duration_seconds_count", "host", host, "verb", parts[0])) + count);
+      });
+      requests.failed.forEach((series, count) -> truth.set(series, count.get()));
+      requests.seen.forEach(seen -> System.out.println("RECONCILER SAW " + seen));
+      System.out.println("REQUEST HEADERS " + probe.firstGet());
+      report();
+      while (System.in.read() >= 0) {
+        // the test scrapes, then closes our input
+      }
+    }
+  }
+
+  /** A loopback port that nothing listens on (it was bound a moment ago, and closed). */
+  private static String deadPort() throws java.io.IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      return "http://127.0.0.1:" + socket.getLocalPort();
+    }
+  }
+
   // ---- stress ----------------------------------------------------------------------------------
 
   void stress(int informers, int objects, int replays) throws Exception {
@@ -265,7 +330,11 @@ public final class ReconcileScenario {
   // ---- the parts -------------------------------------------------------------------------------
 
   private static ApiClient client(EmbeddedApiServer server) {
-    return new ClientBuilder().setBasePath(server.url()).setReadTimeout(Duration.ZERO).build();
+    return client(server.url());
+  }
+
+  private static ApiClient client(String url) {
+    return new ClientBuilder().setBasePath(url).setReadTimeout(Duration.ZERO).build();
   }
 
   private static ObservedInformer informer(ResyncScenario.ScenarioInformerFactory factory, ApiClient client) {
@@ -324,6 +393,10 @@ public final class ReconcileScenario {
       String key = request.getName();
       int call = w.callsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
       String trigger = key.equals(REQUEUE_KEY) || key.equals(FAIL_KEY) ? (call == 1 ? "change" : "requeue") : stepTrigger;
+      ApiRequests requests = this.requests;
+      if (requests != null) {
+        requests.readAndWrite(w.name, key, trigger, w::count);
+      }
       if (key.equals(REQUEUE_KEY) && call <= REQUEUES) {
         w.reconciled(trigger, "requeue");
         w.enqueued("requeue");
@@ -440,7 +513,7 @@ public final class ReconcileScenario {
       reconciles.computeIfAbsent(trigger + "/" + result, k -> new AtomicLong()).incrementAndGet();
     }
 
-    private void count(String series) {
+    void count(String series) {
       counts.computeIfAbsent(series, k -> new AtomicLong()).incrementAndGet();
     }
   }

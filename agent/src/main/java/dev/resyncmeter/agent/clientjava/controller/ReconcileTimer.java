@@ -17,9 +17,23 @@ public final class ReconcileTimer {
     this.metrics = metrics;
   }
 
+  /**
+   * A reconcile starts on the thread of {@code context}: returns its start clock. Until it ends, API
+   * requests sent on this thread count under it, with the trigger of the item the worker holds.
+   */
+  public long started(ThreadContext context) {
+    try {
+      context.reconcileBegan(metrics, context.heldTrigger());
+    } catch (Throwable t) {
+      AgentFaults.record(ControllerBridge.COMPONENT, t);
+    }
+    return context.reconcileStarted();
+  }
+
   /** A reconcile on the thread of {@code context} that started at {@code start} (nanoTime) returned or threw. */
   public void finished(ThreadContext context, long start, boolean requeue, boolean threw) {
     try {
+      context.reconcileOver();
       long nanos = context.reconcileEnded() - start;
       if (!ControllerInstrumentation.SWITCH.on()) {
         return;

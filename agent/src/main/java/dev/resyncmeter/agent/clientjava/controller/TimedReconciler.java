@@ -75,9 +75,10 @@ final class TimedReconciler {
    */
   static final class TimedReconcile {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.Local("context") ThreadContext context, @Advice.Local("start") long start) {
+    static void enter(
+        @Advice.Local("context") ThreadContext context, @Advice.Local("start") long start, @Advice.FieldValue(TIMER_FIELD) ReconcileTimer timer) {
       context = ThreadContext.current();
-      start = context.reconcileStarted();
+      start = timer.started(context);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

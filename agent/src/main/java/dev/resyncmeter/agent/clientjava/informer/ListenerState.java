@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava.informer;
 
 import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.AgentMetrics;
+import dev.resyncmeter.agent.HandlerOnThread;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.collector.HandlerMetrics;
 import dev.resyncmeter.collector.NotificationType;
@@ -14,7 +15,7 @@ import dev.resyncmeter.collector.UpdateCause;
  * serves, and the handler call in progress on its thread. The call fields are touched only by the
  * listener's own thread, so they need no lock.
  */
-final class ListenerState {
+final class ListenerState implements HandlerOnThread {
 
   final Object handler;
   final long listenerPeriodMillis;
@@ -51,6 +52,11 @@ final class ListenerState {
     }
     resolved = resolve();
     return resolved != null ? resolved : AgentMetrics.get().handler(kind(), ClassLabels.of(handler.getClass()));
+  }
+
+  @Override
+  public String handlerLabel() {
+    return metrics().handler();
   }
 
   /** Fixes the label if it is known now and publishes the resync period gauge; null if still pending. */

@@ -1,0 +1,53 @@
+package dev.resyncmeter.agent;
+
+import dev.resyncmeter.collector.ApiVerb;
+import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.RestClientMetrics;
+import dev.resyncmeter.collector.ThreadContext;
+
+/**
+ * What every client library's request advice reports, whichever HTTP client sends: a request leaves
+ * (counted under the reconcile or handler call on the sending thread, if any) and later its response
+ * starts or it fails (counted in the REST client meters, on whatever thread that happens).
+ */
+public final class ApiRequests {
+
+  private ApiRequests() {}
+
+  /**
+   * A request is sent now on this thread. Returns the clock to hand to {@link #finished}, or 0 when
+   * {@code unit} is off or the agent has not started (nothing is counted for it then).
+   */
+  public static long sending(UnitSwitch unit, String method, String path, boolean watchQuery) {
+    try {
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (metrics == null || !unit.on()) {
+        return 0;
+      }
+      ThreadContext context = ThreadContext.current();
+      Object listener = context.listener;
+      metrics.apiRequestSent(context, ApiVerb.of(method, path, watchQuery), listener instanceof HandlerOnThread ? ((HandlerOnThread) listener).handlerLabel() : null);
+      long now = System.nanoTime();
+      return now == 0 ? 1 : now;
+    } catch (Throwable t) {
+      AgentFaults.record(unit.component(), t);
+      return 0;
+    }
+  }
+
+  /**
+   * The request sent at {@code sentAt} got a response with {@code code}, or none
+   * ({@link RestClientMetrics#NO_RESPONSE}). {@code host} is {@code host:port}.
+   */
+  public static void finished(UnitSwitch unit, long sentAt, String host, String method, int code) {
+    try {
+      ResyncMetrics metrics = AgentMetrics.get();
+      if (sentAt == 0 || metrics == null || unit.isOff()) {
+        return;
+      }
+      metrics.restClient().requestFinished(host, method, code, System.nanoTime() - sentAt);
+    } catch (Throwable t) {
+      AgentFaults.record(unit.component(), t);
+    }
+  }
+}

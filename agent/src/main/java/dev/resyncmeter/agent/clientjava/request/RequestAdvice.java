@@ -1,0 +1,46 @@
+package dev.resyncmeter.agent.clientjava.request;
+
+import dev.resyncmeter.collector.RestClientMetrics;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The advice woven into client-java's {@code ApiClient} and OkHttp's call. Inlined into those classes,
+ * so it may name OkHttp's types in its body (never in its signatures, which the agent's own loader
+ * reads); it hands plain values to {@link RequestBridge}, and calls only its public methods (the
+ * advice runs in OkHttp's package, where nothing package-private of the agent's is reachable).
+ */
+final class RequestAdvice {
+
+  private RequestAdvice() {}
+
+  /** {@code ApiClient.buildCall(...)}: the OkHttp client it builds on sends Kubernetes API requests. */
+  static final class BuildCall {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.FieldValue("httpClient") Object httpClient) {
+      RequestBridge.apiClientUses(httpClient);
+    }
+  }
+
+  /** {@code RealCall.execute()}: one request, if an {@code ApiClient}'s OkHttp client sends it. */
+  static final class Execute {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static long enter(@Advice.This Object call, @Advice.FieldValue("client") Object httpClient) {
+      if (!RequestBridge.isApiClients(httpClient)) {
+        return 0;
+      }
+      okhttp3.Request request = ((okhttp3.Call) call).request();
+      okhttp3.HttpUrl url = request.url();
+      return RequestBridge.sending(request.method(), url.encodedPath(), url.queryParameter("watch"));
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter long sentAt, @Advice.This Object call, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
+      if (sentAt == 0) {
+        return;
+      }
+      okhttp3.Request request = ((okhttp3.Call) call).request();
+      int code = thrown == null && response != null ? ((okhttp3.Response) response).code() : RestClientMetrics.NO_RESPONSE;
+      RequestBridge.finished(sentAt, request.url().host(), request.url().port(), request.method(), code);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.resyncmeter.agent.clientjava.request;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
+
+import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.LayoutCheckedAdvice;
+import dev.resyncmeter.agent.UnitSwitch;
+import net.bytebuddy.agent.builder.AgentBuilder;
+
+/**
+ * client-java's API requests: an {@code ApiClient} sends them on its OkHttp client, and the
+ * synchronous {@code execute()} of a call is one request, sent on the calling thread and answered
+ * when it returns (for a watch, when its response starts streaming). An OkHttp client is known as an
+ * {@code ApiClient}'s when that builds a call on it (calls are also rebuilt on it: client-java's
+ * generic API rewrites the URL of core-group calls); other code's OkHttp clients are left alone.
+ */
+public final class RequestInstrumentation implements InstrumentationUnit {
+
+  public static final String API_CLIENT = "io.kubernetes.client.openapi.ApiClient";
+  public static final String REAL_CALL = "okhttp3.internal.connection.RealCall";
+  static final String OK_HTTP_CLIENT = "okhttp3.OkHttpClient";
+
+  static final UnitSwitch SWITCH = new UnitSwitch("client-java requests", RequestBridge.COMPONENT);
+
+  @Override
+  public String name() {
+    return "requests";
+  }
+
+  @Override
+  public UnitSwitch unitSwitch() {
+    return SWITCH;
+  }
+
+  @Override
+  public AgentBuilder install(AgentBuilder builder) {
+    return builder
+        .type(named(API_CLIENT))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH)
+                .field("httpClient", OK_HTTP_CLIENT)
+                .advice("Call buildCall(...)", named("buildCall").and(returns(named("okhttp3.Call"))), RequestAdvice.BuildCall.class, true))
+        .type(named(REAL_CALL))
+        .transform(
+            LayoutCheckedAdvice.of(SWITCH).field("client", OK_HTTP_CLIENT).method("execute", 0, RequestAdvice.Execute.class));
+  }
+}

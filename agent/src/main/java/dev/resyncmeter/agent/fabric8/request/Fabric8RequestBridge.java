@@ -1,0 +1,107 @@
+package dev.resyncmeter.agent.fabric8.request;
+
+import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.agent.ApiRequests;
+import dev.resyncmeter.agent.Fields;
+import dev.resyncmeter.collector.RestClientMetrics;
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+/**
+ * Counts a fabric8 request when it is sent (on the sending thread, where its reconcile runs) and when
+ * its future completes: with the response's status code, the upgrade response's for a WebSocket, or
+ * {@code <error>} when the future failed. Only a dependent stage is added to the client's future; the
+ * future itself and what the client does with it stay as they were.
+ */
+public final class Fabric8RequestBridge {
+
+  public static final String COMPONENT = "fabric8-requests";
+
+  /** {@code HttpResponse.code()} of each response class (fabric8's types are not visible from here). */
+  private static final ClassValue<Method> CODE =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> type) {
+          try {
+            Method code = type.getMethod("code");
+            code.setAccessible(true);
+            return code;
+          } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+          }
+        }
+      };
+
+  private Fabric8RequestBridge() {}
+
+  public static long sending(String method, URI uri) {
+    return ApiRequests.sending(Fabric8RequestInstrumentation.SWITCH, method, uri.getRawPath(), isWatch(uri.getRawQuery()));
+  }
+
+  public static void whenAnswered(long sentAt, String method, URI uri, Object future, Throwable thrown) {
+    try {
+      if (sentAt == 0) {
+        return;
+      }
+      String host = host(uri);
+      if (thrown != null || !(future instanceof CompletableFuture)) {
+        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, host, method, RestClientMetrics.NO_RESPONSE);
+        return;
+      }
+      ((CompletableFuture<?>) future).whenComplete(new Answered(sentAt, host, method));
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The dependent stage: never throws, so the stage it makes completes normally and nobody sees it. */
+  private record Answered(long sentAt, String host, String method) implements BiConsumer<Object, Throwable> {
+    @Override
+    public void accept(Object response, Throwable failure) {
+      try {
+        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, host, method, failure != null ? RestClientMetrics.NO_RESPONSE : code(response));
+      } catch (Throwable t) {
+        AgentFaults.record(COMPONENT, t);
+      }
+    }
+  }
+
+  /** The status code of an {@code HttpResponse}, or of a {@code WebSocketResponse}'s upgrade response. */
+  static int code(Object response) throws ReflectiveOperationException {
+    if (response == null) {
+      return RestClientMetrics.NO_RESPONSE;
+    }
+    Method code = CODE.get(response.getClass());
+    if (code != null) {
+      return (Integer) code.invoke(response);
+    }
+    Object upgrade = Fields.read(response, "webSocketUpgradeResponse");
+    if (upgrade == null) {
+      return RestClientMetrics.NO_RESPONSE;
+    }
+    Method upgradeCode = CODE.get(upgrade.getClass());
+    return upgradeCode == null ? RestClientMetrics.NO_RESPONSE : (Integer) upgradeCode.invoke(upgrade);
+  }
+
+  static String host(URI uri) {
+    int port = uri.getPort();
+    if (port < 0) {
+      port = "https".equalsIgnoreCase(uri.getScheme()) || "wss".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+    return uri.getHost() + ":" + port;
+  }
+
+  static boolean isWatch(String rawQuery) {
+    if (rawQuery == null) {
+      return false;
+    }
+    for (String pair : rawQuery.split("&")) {
+      if (pair.equals("watch=true") || pair.equals("watch=1")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

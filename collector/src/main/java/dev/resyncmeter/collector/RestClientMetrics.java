@@ -1,0 +1,63 @@
+package dev.resyncmeter.collector;
+
+import io.prometheus.metrics.model.snapshots.Labels;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * client-go's REST client metrics for a Java client: every HTTP request the client library sent, by
+ * status code, method and host, and its latency until the response started, by method and host. A
+ * request that got no response (refused, timed out, reset) counts under the code {@code <error>}, as
+ * in client-go. Hosts are capped like any other label; methods outside HTTP's own are one value.
+ */
+public final class RestClientMetrics {
+
+  /** The code of a request that got no response. */
+  public static final int NO_RESPONSE = -1;
+
+  static final String ERROR_CODE = "<error>";
+
+  private static final java.util.Set<String> METHODS = java.util.Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE");
+
+  private final CappedLabel hosts;
+  private final Map<Requests, LongAdder> requests = new ConcurrentHashMap<>();
+  private final Map<Latency, ConcurrentHistogram> latencies = new ConcurrentHashMap<>();
+
+  RestClientMetrics(CappedLabel hosts) {
+    this.hosts = hosts;
+  }
+
+  /**
+   * A request to {@code host} ({@code host:port}) with {@code method} ended with {@code code}, or
+   * {@link #NO_RESPONSE}, {@code nanos} after it was sent.
+   */
+  public void requestFinished(String host, String method, int code, long nanos) {
+    String admittedHost = hosts.admit(host);
+    String upper = method.toUpperCase(Locale.ROOT);
+    String exportedMethod = METHODS.contains(upper) ? upper : "OTHER";
+    requests.computeIfAbsent(new Requests(code < 0 ? ERROR_CODE : Integer.toString(code), admittedHost, exportedMethod), k -> new LongAdder()).increment();
+    latencies.computeIfAbsent(new Latency(admittedHost, exportedMethod), k -> new ConcurrentHistogram(Buckets.CLIENT_GO_REST_CLIENT)).record(nanos);
+  }
+
+  void export(Export out) {
+    requests.forEach(
+        (key, n) ->
+            out.counter(
+                "rest_client_requests",
+                "Number of HTTP requests, partitioned by status code, method, and host.",
+                Labels.of("code", key.code, "host", key.host, "method", key.method),
+                n.sum()));
+    latencies.forEach(
+        (key, histogram) ->
+            out.histogram(
+                "rest_client_request_duration_seconds",
+                "Request latency in seconds. Broken down by verb, and host.",
+                Buckets.CLIENT_GO_REST_CLIENT.dataPoint(Labels.of("host", key.host, "verb", key.method), histogram.read())));
+  }
+
+  private record Requests(String code, String host, String method) {}
+
+  private record Latency(String host, String method) {}
+}

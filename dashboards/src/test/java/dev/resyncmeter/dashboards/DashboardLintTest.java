@@ -148,6 +148,21 @@ class DashboardLintTest {
     }
   }
 
+  /** Both dashboards: per controller and verb, the no-op triggers only, periodic beside them in a query of its own. */
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void bothShowTheApiRequestsCausedByNoOpUpdatesPerControllerAndVerb(Path file) throws Exception {
+    JsonObject dashboard = Dashboards.read(file);
+    JsonObject panel =
+        Dashboards.panels(dashboard).stream().filter(p -> title(p).equals("API requests caused by no-op updates")).findFirst().orElseThrow();
+    List<String> exprs = Dashboards.expressions(panel);
+    assertThat(exprs.get(0)).startsWith("sum by (controller, verb) (rate(controller_reconcile_api_requests_total{").contains("trigger=~\".*_noop\"");
+    assertThat(exprs).filteredOn(e -> e.contains("periodic")).allSatisfy(e -> assertThat(e).doesNotContain("_noop"));
+    if (variables(dashboard).stream().anyMatch(v -> v.get("name").getAsString().equals("controller"))) {
+      assertThat(exprs).allSatisfy(e -> assertThat(e).contains("controller=~\"$controller\""));
+    }
+  }
+
   @Test
   void theLintCatchesWhatItIsFor() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> assertCountersAndGauges("t", "sum(informer_updates_total{job=~\"$job\"})"))

@@ -4,7 +4,8 @@ import java.util.Map;
 
 /**
  * The report as JSON, under stable field names: {@code window_seconds} (null for one scrape),
- * {@code handlers}, {@code controllers}, {@code informers}.
+ * {@code handlers}, {@code controllers} (with {@code api_requests} and the fields after it only when
+ * the scrape counts the controller's API requests), {@code informers}.
  */
 public final class JsonFormat {
 
@@ -43,8 +44,14 @@ public final class JsonFormat {
           .append(", \"noop_reconciles\": ").append(number(c.noopReconciles()))
           .append(", \"noop_reconcile_seconds\": ").append(number(c.noopReconcileSeconds()))
           .append(", \"periodic_reconciles\": ").append(number(c.periodicReconciles()))
-          .append(", \"periodic_reconcile_seconds\": ").append(number(c.periodicReconcileSeconds()))
-          .append(", \"by_trigger\": {");
+          .append(", \"periodic_reconcile_seconds\": ").append(number(c.periodicReconcileSeconds()));
+      if (c.apiRequests() != null) {
+        out.append(", \"api_requests\": ").append(number(c.apiRequests().requests()))
+            .append(", \"noop_api_requests\": ").append(number(c.apiRequests().noopRequests()))
+            .append(", \"noop_api_requests_by_verb\": ").append(object(c.apiRequests().noopRequestsByVerb()))
+            .append(", \"periodic_api_requests\": ").append(number(c.apiRequests().periodicRequests()));
+      }
+      out.append(", \"by_trigger\": {");
       String inner = "";
       for (Map.Entry<String, ResyncReport.TriggerCost> e : c.byTrigger().entrySet()) {
         out.append(inner).append(string(e.getKey())).append(": {\"reconciles\": ").append(number(e.getValue().reconciles()))

@@ -41,7 +41,10 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
 
   public record TriggerCost(double reconciles, double seconds) {}
 
-  /** One controller's reconciles; the no-op triggers are the resync cost, {@code periodic} beside it. */
+  /**
+   * One controller's reconciles; the no-op triggers are the resync cost, {@code periodic} beside it.
+   * {@code apiRequests} is null when the scrape has no API request series of the controller.
+   */
   public record Controller(
       String controller,
       double reconciles,
@@ -50,7 +53,11 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       double noopReconcileSeconds,
       double periodicReconciles,
       double periodicReconcileSeconds,
-      Map<String, TriggerCost> byTrigger) {}
+      Map<String, TriggerCost> byTrigger,
+      ApiRequests apiRequests) {}
+
+  /** API requests sent while the controller's reconciles (or handler calls) ran: all, on no-op triggers by verb, periodic beside. */
+  public record ApiRequests(double requests, double noopRequests, Map<String, Double> noopRequestsByVerb, double periodicRequests) {}
 
   public record Informer(String kind, double resyncs, Map<String, Double> relistsByReason, double relistNotificationsLost) {}
 
@@ -64,6 +71,8 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     Map<String, double[]> perHandler = new TreeMap<>(); // updates, noops, enqueued, dropped, unknown
     Map<String, Double> periods = new HashMap<>();
     Map<String, Map<String, TriggerCost>> perController = new TreeMap<>();
+    Map<String, double[]> apiRequests = new HashMap<>(); // requests, periodic
+    Map<String, Map<String, Double>> noopApiRequests = new HashMap<>(); // by verb
     Map<String, double[]> perInformer = new TreeMap<>(); // resyncs, lost
     Map<String, Map<String, Double>> relists = new TreeMap<>();
     for (Scrape.Sample sample : later.samples()) {
@@ -90,6 +99,18 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
         case "controller_reconcile_total" -> cost(perController, l).merge(l.getOrDefault("trigger", ""), new TriggerCost(delta, 0), ResyncReport::add);
         case "controller_reconcile_duration_seconds_sum" ->
             cost(perController, l).merge(l.getOrDefault("trigger", ""), new TriggerCost(0, delta), ResyncReport::add);
+        case "controller_reconcile_api_requests_total" -> {
+          String controller = l.getOrDefault("controller", "");
+          double[] a = apiRequests.computeIfAbsent(controller, k -> new double[2]);
+          Map<String, Double> noop = noopApiRequests.computeIfAbsent(controller, k -> new TreeMap<>());
+          a[0] += delta;
+          String trigger = l.getOrDefault("trigger", "");
+          if (trigger.endsWith("_noop")) {
+            noop.merge(l.getOrDefault("verb", ""), delta, Double::sum);
+          } else if (trigger.equals("periodic")) {
+            a[1] += delta;
+          }
+        }
         case "informer_resyncs_total" -> perInformer.computeIfAbsent(l.getOrDefault("kind", ""), k -> new double[2])[0] += delta;
         case "informer_relist_notifications_lost_total" -> perInformer.computeIfAbsent(l.getOrDefault("kind", ""), k -> new double[2])[1] += delta;
         case "informer_relists_total" -> {
@@ -100,7 +121,11 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       }
     }
     List<Controller> controllers = new ArrayList<>();
-    perController.forEach((name, byTrigger) -> controllers.add(controller(name, byTrigger)));
+    perController.forEach((name, byTrigger) -> {
+      double[] a = apiRequests.get(name);
+      ApiRequests api = a == null ? null : new ApiRequests(a[0], sum(noopApiRequests.get(name)), noopApiRequests.get(name), a[1]);
+      controllers.add(controller(name, byTrigger, api));
+    });
     List<Handler> handlers = new ArrayList<>();
     perHandler.forEach((key, h) -> {
       String[] kindAndName = key.split("\u0000", 2);
@@ -131,7 +156,11 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     return new TriggerCost(a.reconciles() + b.reconciles(), a.seconds() + b.seconds());
   }
 
-  private static Controller controller(String name, Map<String, TriggerCost> byTrigger) {
+  private static double sum(Map<String, Double> counts) {
+    return counts.values().stream().mapToDouble(Double::doubleValue).sum();
+  }
+
+  private static Controller controller(String name, Map<String, TriggerCost> byTrigger, ApiRequests apiRequests) {
     double reconciles = 0;
     double seconds = 0;
     double noop = 0;
@@ -145,7 +174,7 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       }
     }
     TriggerCost periodic = byTrigger.getOrDefault("periodic", new TriggerCost(0, 0));
-    return new Controller(name, reconciles, seconds, noop, noopSeconds, periodic.reconciles(), periodic.seconds(), byTrigger);
+    return new Controller(name, reconciles, seconds, noop, noopSeconds, periodic.reconciles(), periodic.seconds(), byTrigger, apiRequests);
   }
 
   private static String verdictText(Verdict verdict, double[] h, Controller fed) {

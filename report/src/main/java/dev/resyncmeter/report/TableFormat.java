@@ -53,6 +53,16 @@ public final class TableFormat {
               count(c.reconciles(), window), ResyncReport.seconds(c.reconcileSeconds()), c.noopReconciles(),
               ResyncReport.seconds(c.noopReconcileSeconds()), ResyncReport.percent(c.noopReconcileSeconds(), c.reconcileSeconds()),
               bar(c.noopReconcileSeconds(), c.reconcileSeconds()), periodic));
+      ResyncReport.ApiRequests api = c.apiRequests();
+      if (api != null) {
+        String verbs = api.noopRequests() == 0 ? "" : " (" + joined(nonZero(api.noopRequestsByVerb())) + ")";
+        String periodicRequests =
+            api.periodicRequests() == 0 ? "" : String.format(Locale.ROOT, "; periodic %.0f = %s", api.periodicRequests(), ResyncReport.percent(api.periodicRequests(), api.requests()));
+        lines.add(
+            String.format(
+                Locale.ROOT, "    api requests %s; on no-op triggers %.0f = %s%s%s", count(api.requests(), window), api.noopRequests(),
+                ResyncReport.percent(api.noopRequests(), api.requests()), verbs, periodicRequests));
+      }
       StringBuilder triggers = new StringBuilder("    by trigger: ");
       c.byTrigger().forEach((trigger, cost) -> triggers.append(String.format(Locale.ROOT, "%s %.0f (%s), ", trigger, cost.reconciles(), ResyncReport.seconds(cost.seconds()))));
       triggers.setLength(triggers.length() - 2);

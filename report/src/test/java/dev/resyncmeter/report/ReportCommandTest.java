@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -102,6 +104,28 @@ class ReportCommandTest {
   }
 
   @Test
+  void theApiRequestsOnNoOpTriggersAreCountedByVerbAndThePeriodicOnesBesideThem() {
+    ResyncReport window = report("client-java-first.prom", "client-java-second.prom", 12.0);
+    // each sample reconcile gets its ConfigMap and updates it: the 16 on resync no-ops sent 32 of the 40 requests
+    assertThat(controller(window, "configmap-every-update").apiRequests()).isEqualTo(new ResyncReport.ApiRequests(40, 32, Map.of("get", 16.0, "update", 16.0), 0));
+    assertThat(controller(window, "configmap-rv-filter").apiRequests()).isEqualTo(new ResyncReport.ApiRequests(8, 0, Map.of(), 0));
+    // the operator's timer is not a no-op trigger
+    assertThat(controller(report(null, "josdk.prom", null), "configmap-operator").apiRequests()).isEqualTo(new ResyncReport.ApiRequests(58, 0, Map.of(), 46));
+  }
+
+  /** A scrape of an agent that does not count API requests gives the report it always gave. */
+  @Test
+  void aControllerWithoutApiRequestSeriesGetsNoApiRequestLineOrFields() throws Exception {
+    String withoutApiRequests =
+        Files.readString(SCRAPES.resolve("josdk.prom")).lines().filter(l -> !l.contains("controller_reconcile_api_requests_total")).map(l -> l + "\n").collect(Collectors.joining());
+    ResyncReport report = ResyncReport.of(null, Scrape.parse(withoutApiRequests, "josdk.prom"), null);
+    assertThat(controller(report, "configmap-operator").apiRequests()).isNull();
+    assertThat(TableFormat.render(report, scrape("josdk.prom")))
+        .isEqualTo(Files.readString(GOLDEN.resolve("josdk.txt")).replace("    api requests 58; on no-op triggers 0 = 0%; periodic 46 = 79%\n", ""));
+    assertThat(JsonFormat.render(report, scrape("josdk.prom"))).doesNotContain("api_requests");
+  }
+
+  @Test
   void unusableInputGivesOneLineAndANonZeroExit() throws IOException {
     assertOneLine(run(scrape("not-prometheus.html")), 1, "not-prometheus.html is not Prometheus text: line 1 is no sample (<html>)");
     assertOneLine(run(scrape("truncated.prom")), 1, "truncated.prom is truncated: its last line has no end");
@@ -160,6 +184,10 @@ class ReportCommandTest {
     assertThat(run.exit()).isEqualTo(exit);
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines()).singleElement().asString().startsWith("resync-meter report: ").contains(contains);
+  }
+
+  private static ResyncReport.Controller controller(ResyncReport report, String name) {
+    return report.controllers().stream().filter(c -> c.controller().equals(name)).findFirst().orElseThrow();
   }
 
   private static ResyncReport report(String earlier, String later, Double window) {

@@ -19,6 +19,15 @@ public final class ApiRequests {
    * {@code unit} is off or the agent has not started (nothing is counted for it then).
    */
   public static long sending(UnitSwitch unit, String method, String path, boolean watchQuery) {
+    return sending(unit, method, path, watchQuery, null);
+  }
+
+  /** {@link #sending(UnitSwitch, String, String, boolean)} of a request to a whole URL. */
+  public static long sendingTo(UnitSwitch unit, String method, String url) {
+    return sending(unit, method, null, false, url);
+  }
+
+  private static long sending(UnitSwitch unit, String method, String path, boolean watchQuery, String url) {
     try {
       ResyncMetrics metrics = AgentMetrics.get();
       if (metrics == null || !unit.on()) {
@@ -26,7 +35,8 @@ public final class ApiRequests {
       }
       ThreadContext context = ThreadContext.current();
       Object listener = context.listener;
-      metrics.apiRequestSent(context, ApiVerb.of(method, path, watchQuery), listener instanceof HandlerOnThread ? ((HandlerOnThread) listener).handlerLabel() : null);
+      ApiVerb verb = url != null ? ApiVerb.ofUrl(method, url) : ApiVerb.of(method, path, watchQuery);
+      metrics.apiRequestSent(context, verb, listener instanceof HandlerOnThread ? ((HandlerOnThread) listener).handlerLabel() : null);
       long now = System.nanoTime();
       return now == 0 ? 1 : now;
     } catch (Throwable t) {
@@ -37,15 +47,15 @@ public final class ApiRequests {
 
   /**
    * The request sent at {@code sentAt} got a response with {@code code}, or none
-   * ({@link RestClientMetrics#NO_RESPONSE}). {@code host} is {@code host:port}.
+   * ({@link RestClientMetrics#NO_RESPONSE}).
    */
-  public static void finished(UnitSwitch unit, long sentAt, String host, String method, int code) {
+  public static void finished(UnitSwitch unit, long sentAt, String host, int port, String method, int code) {
     try {
       ResyncMetrics metrics = AgentMetrics.get();
       if (sentAt == 0 || metrics == null || unit.isOff()) {
         return;
       }
-      metrics.restClient().requestFinished(host, method, code, System.nanoTime() - sentAt);
+      metrics.restClient().requestFinished(host, port, method, code, System.nanoTime() - sentAt);
     } catch (Throwable t) {
       AgentFaults.record(unit.component(), t);
     }

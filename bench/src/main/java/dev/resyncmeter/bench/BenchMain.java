@@ -54,6 +54,8 @@ public final class BenchMain {
           new Micro("rateLimitingQueueCycle", "1 queue operation (DefaultRateLimitingQueue add/get/done ÷ 3)", 30),
           new Micro("reconcile", "1 reconcile through DefaultController's reconciler, outside its queue", Double.NaN),
           new Micro("workerItem", "1 item a controller worker handles: add, get, reconcile, done", 120),
+          // The reconcile's own timing (see `reconcile`) and one request's: two clock reads (its latency, as client-go), attribution, meters.
+          new Micro("apiRequestInReconcile", "1 reconcile sending 1 API request (an ApiClient call, answered in process)", 300),
           // Not the agent's: what one clock read costs here, the floor of timing anything per item.
           new Micro("clockRead", "1 System.nanoTime() (no agent code: the JVM's clock)", Double.NaN));
 
@@ -166,7 +168,7 @@ public final class BenchMain {
         for (Config config : round % 2 == 0 ? List.of(Config.NONE, Config.RESYNC_METER) : List.of(Config.RESYNC_METER, Config.NONE)) {
           ChainedOptionsBuilder options =
               new OptionsBuilder()
-                  .include(MicroBenchmarks.class.getPackageName().replace(".", "\\.") + "\\.(MicroBenchmarks|Fabric8Benchmarks)\\." + micro.method + "$")
+                  .include(MicroBenchmarks.class.getPackageName().replace(".", "\\.") + "\\.(MicroBenchmarks|Fabric8Benchmarks|ApiRequestBenchmarks)\\." + micro.method + "$")
                   .forks(1)
                   .warmupIterations(warmups)
                   .warmupTime(warmupTime)

@@ -69,7 +69,7 @@ public final class StartupProbe {
               new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
               V1ConfigMap.class,
               Duration.ofSeconds(30).toMillis());
-      SampleController controllers = new SampleController(factory, informer, Duration.ofSeconds(30), SampleController.WatchObserver.NONE);
+      SampleController controllers = new SampleController(client, factory, informer, Duration.ofSeconds(30), SampleController.WatchObserver.NONE);
       controllers.start();
       long deadline = System.nanoTime() + TIMEOUT.toNanos();
       // Polled every millisecond: the sample's reconciler counts itself first thing.

@@ -21,7 +21,11 @@ public final class RestClientMetrics {
 
   private static final java.util.Set<String> METHODS = java.util.Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE");
 
+  private static final int MAX_CACHED_SERIES = 1000;
+
   private final CappedLabel hosts;
+  /** By what a request arrives with (the host and method as given): its series, found in one lookup. */
+  private final Map<Sent, Series> series = new ConcurrentHashMap<>();
   private final Map<Requests, LongAdder> requests = new ConcurrentHashMap<>();
   private final Map<Latency, ConcurrentHistogram> latencies = new ConcurrentHashMap<>();
 
@@ -30,15 +34,27 @@ public final class RestClientMetrics {
   }
 
   /**
-   * A request to {@code host} ({@code host:port}) with {@code method} ended with {@code code}, or
+   * A request to {@code host} on {@code port} with {@code method} ended with {@code code}, or
    * {@link #NO_RESPONSE}, {@code nanos} after it was sent.
    */
-  public void requestFinished(String host, String method, int code, long nanos) {
-    String admittedHost = hosts.admit(host);
-    String upper = method.toUpperCase(Locale.ROOT);
+  public void requestFinished(String host, int port, String method, int code, long nanos) {
+    Sent sent = new Sent(host, port, method, code);
+    Series found = series.get(sent);
+    if (found == null) {
+      // a bounded cache: past it (hosts beyond the cap), each request looks its series up afresh
+      found = series.size() < MAX_CACHED_SERIES ? series.computeIfAbsent(sent, this::seriesOf) : seriesOf(sent);
+    }
+    found.requests.increment();
+    found.latency.record(nanos);
+  }
+
+  private Series seriesOf(Sent sent) {
+    String admittedHost = hosts.admit(sent.host + ":" + sent.port);
+    String upper = sent.method.toUpperCase(Locale.ROOT);
     String exportedMethod = METHODS.contains(upper) ? upper : "OTHER";
-    requests.computeIfAbsent(new Requests(code < 0 ? ERROR_CODE : Integer.toString(code), admittedHost, exportedMethod), k -> new LongAdder()).increment();
-    latencies.computeIfAbsent(new Latency(admittedHost, exportedMethod), k -> new ConcurrentHistogram(Buckets.CLIENT_GO_REST_CLIENT)).record(nanos);
+    return new Series(
+        requests.computeIfAbsent(new Requests(sent.code < 0 ? ERROR_CODE : Integer.toString(sent.code), admittedHost, exportedMethod), k -> new LongAdder()),
+        latencies.computeIfAbsent(new Latency(admittedHost, exportedMethod), k -> new ConcurrentHistogram(Buckets.CLIENT_GO_REST_CLIENT)));
   }
 
   void export(Export out) {
@@ -56,6 +72,10 @@ public final class RestClientMetrics {
                 "Request latency in seconds. Broken down by verb, and host.",
                 Buckets.CLIENT_GO_REST_CLIENT.dataPoint(Labels.of("host", key.host, "verb", key.method), histogram.read())));
   }
+
+  private record Sent(String host, int port, String method, int code) {}
+
+  private record Series(LongAdder requests, ConcurrentHistogram latency) {}
 
   private record Requests(String code, String host, String method) {}
 

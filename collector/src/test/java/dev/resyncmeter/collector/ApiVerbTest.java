@@ -36,5 +36,19 @@ class ApiVerbTest {
   })
   void isDerivedFromTheMethodAndWhetherThePathNamesOneObject(String method, String path, boolean watch, String verb) {
     assertThat(ApiVerb.of(method, path, watch).label()).isEqualTo(verb);
+    String url = "https://10.0.0.1:6443" + path + (watch ? "?resourceVersion=7&watch=true" : "?resourceVersion=7&watcher=true");
+    assertThat(ApiVerb.ofUrl(method, url).label()).as(url).isEqualTo(verb);
+  }
+
+  @ParameterizedTest(name = "{0} {1} is {2}")
+  @CsvSource({
+    "GET, http://127.0.0.1:8080/api/v1/configmaps?watch=1, watch",
+    "GET, http://127.0.0.1:8080/api/v1/configmaps?watch=1#x, watch",
+    "GET, http://127.0.0.1:8080/api/v1/configmaps#watch=true, list",
+    "GET, http://127.0.0.1:8080/api/v1/configmaps?watch=false, list",
+    "GET, http://127.0.0.1:8080, get",
+  })
+  void aWholeUrlIsReadForItsPathAndItsQueryOnly(String method, String url, String verb) {
+    assertThat(ApiVerb.ofUrl(method, url).label()).isEqualTo(verb);
   }
 }

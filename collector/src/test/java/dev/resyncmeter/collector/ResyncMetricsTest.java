@@ -255,10 +255,10 @@ class ResyncMetricsTest {
   @Test
   void restClientRequestsCountByCodeMethodAndHostWithClientGoBuckets() {
     RestClientMetrics rest = metrics.restClient();
-    rest.requestFinished("127.0.0.1:6443", "GET", 200, 3_000_000);
-    rest.requestFinished("127.0.0.1:6443", "get", 200, 30_000_000);
-    rest.requestFinished("127.0.0.1:6443", "PUT", 409, 1_000_000);
-    rest.requestFinished("127.0.0.1:6443", "GET", RestClientMetrics.NO_RESPONSE, 1_000_000);
+    rest.requestFinished("127.0.0.1", 6443, "GET", 200, 3_000_000);
+    rest.requestFinished("127.0.0.1", 6443, "get", 200, 30_000_000);
+    rest.requestFinished("127.0.0.1", 6443, "PUT", 409, 1_000_000);
+    rest.requestFinished("127.0.0.1", 6443, "GET", RestClientMetrics.NO_RESPONSE, 1_000_000);
     assertThat(scrape())
         .contains("rest_client_requests_total{code=\"200\",host=\"127.0.0.1:6443\",method=\"GET\"} 2.0")
         .contains("rest_client_requests_total{code=\"409\",host=\"127.0.0.1:6443\",method=\"PUT\"} 1.0")

@@ -22,8 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,16 +38,6 @@ class LiveDashboardIT {
   static final String JOB = "resync-meter-demo";
   /** Panels the demos cannot feed: they have no agent faults. */
   static final Set<String> MAY_BE_EMPTY = Set.of("Agent errors");
-
-  /**
-   * Metrics of the contract that the agent in the examples jar may not export yet (the API request
-   * counts). While no demo exports any series of one of them, a panel or recording rule reading it
-   * may be empty, but its query must still parse and evaluate; once a demo exports it, its panels must
-   * have data from every library they name, as all others.
-   */
-  static final Set<String> MAY_NOT_BE_EXPORTED_YET = Set.of("controller_reconcile_api_requests_total", "rest_client_requests_total");
-
-  private static final Pattern SELECTOR = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\{");
 
   /** One demo per client library, each its own scrape job, with the controller and handler it names. */
   record Library(String name, String demo, String job, String controller, String handler) {
@@ -187,7 +175,7 @@ class LiveDashboardIT {
             queries++;
             panelHasData |= !result.isEmpty();
           }
-          if (!panelHasData && !MAY_BE_EMPTY.contains(title) && !readsAMetricNotExportedYet(Dashboards.expressions(panel))) {
+          if (!panelHasData && !MAY_BE_EMPTY.contains(title)) {
             empty.put(file.getFileName() + ": " + title + " (" + library.name() + ")", String.join(" | ", Dashboards.expressions(panel)));
           }
         }
@@ -232,7 +220,7 @@ class LiveDashboardIT {
   void everyRuleExpressionRunsAndTheRecordingRulesRecord() throws Exception {
     for (Map<String, Object> rule : Dashboards.rules()) {
       query((String) rule.get("expr"));
-      if (rule.containsKey("record") && !readsAMetricNotExportedYet(List.of((String) rule.get("expr")))) {
+      if (rule.containsKey("record")) {
         assertThat(query((String) rule.get("record"))).as("recorded " + rule.get("record")).isNotEmpty();
       }
     }
@@ -243,21 +231,6 @@ class LiveDashboardIT {
     assertThat(labelValues("job", "resync_meter_info")).contains(JOB);
     assertThat(labelValues("controller", "controller_reconcile_total{job=\"" + JOB + "\"}")).contains("configmap-every-update", "configmap-rv-filter");
     assertThat(labelValues("handler", "informer_updates_total{job=\"" + JOB + "\"}")).contains("configmap-every-update", "configmap-rv-filter");
-  }
-
-  /** True when an expression reads one of {@link #MAY_NOT_BE_EXPORTED_YET} and no demo exports it. */
-  static boolean readsAMetricNotExportedYet(List<String> exprs) throws IOException {
-    for (String expr : exprs) {
-      Matcher m = SELECTOR.matcher(expr);
-      while (m.find()) {
-        String metric = m.group(1);
-        if (MAY_NOT_BE_EXPORTED_YET.contains(metric) && query("count(" + metric + ")").isEmpty()) {
-          System.out.println("LiveDashboardIT: no demo exports " + metric + " yet: its queries are only evaluated (" + expr + ")");
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   // ---- Prometheus' HTTP API --------------------------------------------------------------------

@@ -8,7 +8,10 @@ import io.kubernetes.client.extended.controller.reconciler.Request;
 import io.kubernetes.client.extended.controller.reconciler.Result;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -55,22 +58,26 @@ public final class SampleController implements AutoCloseable {
 
   /**
    * Builds both controllers on {@code informer}, which must already be registered in
-   * {@code factory}; {@code resyncPeriod} is what the watches ask for.
+   * {@code factory}; {@code resyncPeriod} is what the watches ask for; their reconcilers read through
+   * {@code client}.
    */
   public SampleController(
+      ApiClient client,
       SharedInformerFactory factory,
       SharedIndexInformer<V1ConfigMap> informer,
       Duration resyncPeriod,
       WatchObserver observer) {
     this.factory = factory;
-    Controller everyUpdate = controller(EVERY_UPDATE, informer, resyncPeriod, observer, false);
-    Controller rvFilter = controller(RV_FILTER, informer, resyncPeriod, observer, true);
+    GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api = new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
+    Controller everyUpdate = controller(EVERY_UPDATE, informer, api, resyncPeriod, observer, false);
+    Controller rvFilter = controller(RV_FILTER, informer, api, resyncPeriod, observer, true);
     this.manager = ControllerBuilder.controllerManagerBuilder(factory).addController(everyUpdate).addController(rvFilter).build();
   }
 
   private Controller controller(
       String name,
       SharedIndexInformer<V1ConfigMap> informer,
+      GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api,
       Duration resyncPeriod,
       WatchObserver observer,
       boolean skipUnchangedVersions) {
@@ -97,7 +104,7 @@ public final class SampleController implements AutoCloseable {
                           return true;
                         })
                     .build())
-        .withReconciler(new ConfigMapReconciler(informer))
+        .withReconciler(new ConfigMapReconciler(informer, api))
         .withReadyFunc(informer::hasSynced)
         .withWorkerCount(2)
         .withName(name)
@@ -123,12 +130,17 @@ public final class SampleController implements AutoCloseable {
     managerThread.shutdownNow();
   }
 
-  /** Reads the object from the informer's cache, as real reconcilers do, and counts itself. */
+  /**
+   * Reads the object from the informer's cache and once from the API server (as reconcilers that
+   * check the latest version do), and counts itself.
+   */
   private final class ConfigMapReconciler implements Reconciler {
     private final SharedIndexInformer<V1ConfigMap> informer;
+    private final GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api;
 
-    ConfigMapReconciler(SharedIndexInformer<V1ConfigMap> informer) {
+    ConfigMapReconciler(SharedIndexInformer<V1ConfigMap> informer, GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api) {
       this.informer = informer;
+      this.api = api;
     }
 
     @Override
@@ -139,7 +151,8 @@ public final class SampleController implements AutoCloseable {
       if (current != null && current.getData() != null) {
         current.getData().values().forEach(String::hashCode);
       }
-      // Stands for the API round trip a real reconcile makes (a status write, a get of a child).
+      api.get(request.getNamespace(), request.getName());
+      // Stands for the rest of a real reconcile's work (a status write, a get of a child).
       try {
         Thread.sleep(RECONCILE_WORK.toMillis());
       } catch (InterruptedException e) {

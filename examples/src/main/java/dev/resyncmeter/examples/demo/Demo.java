@@ -139,7 +139,7 @@ public final class Demo {
             new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
             V1ConfigMap.class,
             RESYNC_PERIOD.toMillis());
-    try (SampleController controllers = new SampleController(factory, informer, RESYNC_PERIOD, SampleController.WatchObserver.NONE)) {
+    try (SampleController controllers = new SampleController(client, factory, informer, RESYNC_PERIOD, SampleController.WatchObserver.NONE)) {
       controllers.start();
       System.out.println(
           "demo: controllers " + SampleController.EVERY_UPDATE + " and " + SampleController.RV_FILTER

@@ -57,7 +57,7 @@ public final class ResyncScenario {
       // Asks for no resync; client-java gives it the informer's period all the same.
       AuditHandler audit = new AuditHandler();
       informer.addEventHandlerWithResyncPeriod(audit, 0);
-      SampleController controllers = new SampleController(factory, informer, Duration.ofSeconds(1), new Observer());
+      SampleController controllers = new SampleController(client, factory, informer, Duration.ofSeconds(1), new Observer());
       controllers.start();
 
       // The objects come after the first (empty) list, as watch events: client-java hands a list's

@@ -65,7 +65,14 @@ final class ExactCounts {
     assertThat(scrape.series().keySet()).noneMatch(s -> s.contains("cause=\"relist\""));
   }
 
-  /** The JOSDK scenario's counts: every reconcile and informer series the operator counted, and no other. */
+  /** The API request families: every series of them a scenario counts, and no other, is exported. */
+  static final List<String> API_REQUEST_FAMILIES =
+      List.of("controller_reconcile_api_requests_total", "rest_client_requests_total", "rest_client_request_duration_seconds_count");
+
+  /**
+   * The JOSDK scenario's counts: every reconcile, informer and API request series the operator and its
+   * client's interceptor counted, and no other.
+   */
   static void assertJosdkScenario(Map<String, Long> printed, Scrape scrape) {
     Map<String, Long> truth = new LinkedHashMap<>(printed);
     Long reconciles = truth.remove("reconciles_of{configmap-operator}");
@@ -77,6 +84,10 @@ final class ExactCounts {
             "controller_reconcile_total{controller=\"configmap-operator\",result=\"error\",trigger=\"change\"}");
     assertExported(truth, scrape);
     assertNothingElse(truth, scrape, List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "informer_notifications_total", "informer_updates_total", "informer_noop_updates_total"));
+    assertThat(truth).containsKeys(
+        "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"periodic\",verb=\"get\"}",
+        "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"patch\"}");
+    assertNothingElse(truth, scrape, API_REQUEST_FAMILIES);
     assertThat(sum(scrape, "controller_reconcile_total", "configmap-operator")).isEqualTo((double) reconciles);
   }
 

@@ -43,7 +43,7 @@ class Fabric8VersionMatrixIT {
       Scrape scrape = Scrape.of(url);
 
       ExactCounts.assertFabric8Scenario(scenario.truth(), scrape, "ConfigMap");
-      assertTheAgentRanCleanly(scenario, scrape, "fabric8 " + Pattern.quote(version) + " \\(informer\\)", "fabric8", version);
+      assertTheAgentRanCleanly(scenario, scrape, "fabric8 " + Pattern.quote(version) + " \\(informer, requests\\)", "fabric8", version);
     }
   }
 
@@ -58,7 +58,7 @@ class Fabric8VersionMatrixIT {
       ExactCounts.assertJosdkScenario(scenario.truth(), scrape);
       assertThat(scrape.series().keySet()).anyMatch(s -> s.startsWith("resync_meter_info{client=\"fabric8\",client_version=\"" + fabric8 + "\""));
       assertTheAgentRanCleanly(
-          scenario, scrape, "fabric8 " + Pattern.quote(fabric8) + " \\(informer\\), JOSDK " + Pattern.quote(version) + " \\(reconciler\\)", "josdk", version);
+          scenario, scrape, "fabric8 " + Pattern.quote(fabric8) + " \\(informer, requests\\), JOSDK " + Pattern.quote(version) + " \\(reconciler\\)", "josdk", version);
     }
   }
 

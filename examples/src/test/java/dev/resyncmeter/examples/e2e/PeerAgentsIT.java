@@ -125,7 +125,7 @@ class PeerAgentsIT {
         .singleElement()
         .asString()
         .startsWith("[resync-meter] INFO ")
-        .endsWith("instrumenting client-java 27.0.0 (informer, workqueue, controller), fabric8 7.6.1 (informer), JOSDK 5.3.2 (reconciler)");
+        .endsWith("instrumenting client-java 27.0.0 (informer, workqueue, controller, requests), fabric8 7.6.1 (informer, requests), JOSDK 5.3.2 (reconciler)");
     assertThat(scrape.series().keySet()).as("faults resync-meter caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
     for (String component : List.of("clientjava-informer", "clientjava-workqueue", "clientjava-controller")) {
       assertThat(scrape.series()).containsEntry("resync_meter_instrumentation_active{component=\"" + component + "\"}", 1.0);

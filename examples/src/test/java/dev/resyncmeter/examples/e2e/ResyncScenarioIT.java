@@ -94,7 +94,7 @@ class ResyncScenarioIT {
   void theAgentAnnouncedItselfInOneLineAndReportedNoFault() {
     assertThat(scenario.agentLines()).hasSize(1);
     assertThat(scenario.agentLines().get(0))
-        .matches("\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; instrumenting client-java 27\\.0\\.0 \\(informer, workqueue, controller\\), fabric8 7\\.6\\.1 \\(informer\\), JOSDK 5\\.3\\.2 \\(reconciler\\)");
+        .matches("\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; instrumenting client-java 27\\.0\\.0 \\(informer, workqueue, controller, requests\\), fabric8 7\\.6\\.1 \\(informer, requests\\), JOSDK 5\\.3\\.2 \\(reconciler\\)");
     assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("resync_meter_errors_total"));
   }
 

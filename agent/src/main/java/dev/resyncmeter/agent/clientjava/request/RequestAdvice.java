@@ -29,8 +29,8 @@ final class RequestAdvice {
         return 0;
       }
       okhttp3.Request request = ((okhttp3.Call) call).request();
-      okhttp3.HttpUrl url = request.url();
-      return RequestBridge.sending(request.method(), url.encodedPath(), url.queryParameter("watch"));
+      // an HttpUrl keeps its whole text: no path or query is cut out of it per request
+      return RequestBridge.sending(request.method(), request.url().toString());
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -45,23 +45,22 @@ public final class Fabric8RequestBridge {
       if (sentAt == 0) {
         return;
       }
-      String host = host(uri);
       if (thrown != null || !(future instanceof CompletableFuture)) {
-        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, host, method, RestClientMetrics.NO_RESPONSE);
+        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, uri.getHost(), port(uri), method, RestClientMetrics.NO_RESPONSE);
         return;
       }
-      ((CompletableFuture<?>) future).whenComplete(new Answered(sentAt, host, method));
+      ((CompletableFuture<?>) future).whenComplete(new Answered(sentAt, uri.getHost(), port(uri), method));
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
   }
 
   /** The dependent stage: never throws, so the stage it makes completes normally and nobody sees it. */
-  private record Answered(long sentAt, String host, String method) implements BiConsumer<Object, Throwable> {
+  private record Answered(long sentAt, String host, int port, String method) implements BiConsumer<Object, Throwable> {
     @Override
     public void accept(Object response, Throwable failure) {
       try {
-        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, host, method, failure != null ? RestClientMetrics.NO_RESPONSE : code(response));
+        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, host, port, method, failure != null ? RestClientMetrics.NO_RESPONSE : code(response));
       } catch (Throwable t) {
         AgentFaults.record(COMPONENT, t);
       }
@@ -85,12 +84,13 @@ public final class Fabric8RequestBridge {
     return upgradeCode == null ? RestClientMetrics.NO_RESPONSE : (Integer) upgradeCode.invoke(upgrade);
   }
 
-  static String host(URI uri) {
+  /** The port, or the scheme's when the URI names none. */
+  static int port(URI uri) {
     int port = uri.getPort();
-    if (port < 0) {
-      port = "https".equalsIgnoreCase(uri.getScheme()) || "wss".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    if (port >= 0) {
+      return port;
     }
-    return uri.getHost() + ":" + port;
+    return "https".equalsIgnoreCase(uri.getScheme()) || "wss".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
   }
 
   static boolean isWatch(String rawQuery) {

@@ -111,7 +111,7 @@ class OwnLibrariesHostIT {
         .singleElement()
         .asString()
         .matches(
-            "\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; instrumenting client-java 27\\.0\\.0 \\(informer, workqueue, controller\\), fabric8 7\\.6\\.1 \\(informer\\), JOSDK 5\\.3\\.2 \\(reconciler\\)");
+            "\\[resync-meter\\] INFO resync-meter \\S+ serving http://127\\.0\\.0\\.1:\\d+/metrics; instrumenting client-java 27\\.0\\.0 \\(informer, workqueue, controller, requests\\), fabric8 7\\.6\\.1 \\(informer, requests\\), JOSDK 5\\.3\\.2 \\(reconciler\\)");
     assertThat(agentScrape.series().keySet())
         .anyMatch(s -> s.startsWith("resync_meter_info{client=\"client-java\",client_version=\"27.0.0\",version=\""));
   }

@@ -29,7 +29,7 @@ public enum ApiVerb {
    * {@code /apis} (discovery, {@code /version}) names one thing: a GET there is a get.
    */
   public static ApiVerb of(String method, String path, boolean watchQuery) {
-    return of(method, new Path(path, 0, path.length()), watchQuery);
+    return of(method, path, 0, path.length(), watchQuery);
   }
 
   /** The verb of {@code method} on a whole URL ({@code http://host:port/path?query}). */
@@ -37,18 +37,19 @@ public enum ApiVerb {
     int scheme = url.indexOf("://");
     int pathStart = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
     if (pathStart < 0) {
-      return of(method, new Path(url, 0, 0), false);
+      return of(method, url, 0, 0, false);
     }
     int end = url.indexOf('#', pathStart);
     end = end < 0 ? url.length() : end;
     int query = url.indexOf('?', pathStart);
     if (query < 0 || query > end) {
-      return of(method, new Path(url, pathStart, end), false);
+      return of(method, url, pathStart, end, false);
     }
-    return of(method, new Path(url, pathStart, query), asksToWatch(url, query + 1, end));
+    return of(method, url, pathStart, query, asksToWatch(url, query + 1, end));
   }
 
-  private static ApiVerb of(String method, Path path, boolean watchQuery) {
+  /** The verb of {@code method} on the path from {@code from} to {@code to} in {@code text}. */
+  private static ApiVerb of(String method, String text, int from, int to, boolean watchQuery) {
     String upper = isUpperCase(method) ? method : method.toUpperCase(Locale.ROOT);
     switch (upper) {
       case "POST":
@@ -58,14 +59,14 @@ public enum ApiVerb {
       case "PATCH":
         return PATCH;
       default:
-        int shape = path.shape();
+        int shape = PathShape.of(text, from, to);
         if (upper.equals("DELETE")) {
-          return (shape & Path.COLLECTION) != 0 ? DELETECOLLECTION : DELETE;
+          return (shape & PathShape.COLLECTION) != 0 ? DELETECOLLECTION : DELETE;
         }
-        if (watchQuery || (shape & Path.WATCH) != 0) {
+        if (watchQuery || (shape & PathShape.WATCH) != 0) {
           return WATCH;
         }
-        return (shape & Path.COLLECTION) != 0 ? LIST : GET;
+        return (shape & PathShape.COLLECTION) != 0 ? LIST : GET;
     }
   }
 
@@ -94,8 +95,8 @@ public enum ApiVerb {
     return false;
   }
 
-  /** A URL's path, from {@code from} to {@code to} in {@code text}, read segment by segment, once. */
-  private record Path(String text, int from, int to) {
+  /** A URL's path, from {@code from} to {@code to} in a text, read segment by segment, once. */
+  private static final class PathShape {
 
     static final int COLLECTION = 1;
     static final int WATCH = 2;
@@ -108,73 +109,75 @@ public enum ApiVerb {
      * is still that object's); {@code /api/v1/namespaces/ns} is the namespace object itself, and
      * a group's or version's root (discovery) one document. Outside {@code /api} and {@code /apis}: one thing.
      */
-    int shape() {
-      int start = skipSlashes(from);
+    static int of(String text, int from, int to) {
+      int start = skipSlashes(text, from, to);
       if (start == to) {
         return 0;
       }
-      int end = endOf(start);
-      boolean core = is(start, end, "api");
-      if (!core && !is(start, end, "apis")) {
+      int end = endOf(text, start, to);
+      boolean core = is(text, start, end, "api");
+      if (!core && !is(text, start, end, "apis")) {
         return 0;
       }
       // past the version (core) or the group and version
       for (int skip = core ? 1 : 2; skip > 0; skip--) {
-        start = skipSlashes(end);
+        start = skipSlashes(text, end, to);
         if (start == to) {
           return 0;
         }
-        end = endOf(start);
+        end = endOf(text, start, to);
       }
-      start = skipSlashes(end);
+      start = skipSlashes(text, end, to);
       if (start == to) {
         return 0;
       }
-      end = endOf(start);
+      end = endOf(text, start, to);
       int watch = 0;
-      if (is(start, end, "watch")) {
+      if (is(text, start, end, "watch")) {
         watch = WATCH;
-        start = skipSlashes(end);
+        start = skipSlashes(text, end, to);
         if (start == to) {
           return watch;
         }
-        end = endOf(start);
+        end = endOf(text, start, to);
       }
-      boolean namespaces = is(start, end, "namespaces");
+      boolean namespaces = is(text, start, end, "namespaces");
       // the segments left, from this one, up to 4 (more say the same: one object)
       int left = 1;
       int thirdStart = -1;
       int thirdEnd = -1;
-      int next = skipSlashes(end);
+      int next = skipSlashes(text, end, to);
       while (next < to && left < 4) {
-        int nextEnd = endOf(next);
+        int nextEnd = endOf(text, next, to);
         left++;
         if (left == 3) {
           thirdStart = next;
           thirdEnd = nextEnd;
         }
-        next = skipSlashes(nextEnd);
+        next = skipSlashes(text, nextEnd, to);
       }
       boolean collection =
           left == 1
-              || (namespaces && left == 3 && !is(thirdStart, thirdEnd, "status") && !is(thirdStart, thirdEnd, "finalize"));
+              || (namespaces && left == 3 && !is(text, thirdStart, thirdEnd, "status") && !is(text, thirdStart, thirdEnd, "finalize"));
       return watch | (collection ? COLLECTION : 0);
     }
 
-    private int skipSlashes(int i) {
+    private static int skipSlashes(String text, int i, int to) {
       while (i < to && text.charAt(i) == '/') {
         i++;
       }
       return i;
     }
 
-    private int endOf(int start) {
+    private static int endOf(String text, int start, int to) {
       int end = text.indexOf('/', start);
       return end < 0 || end > to ? to : end;
     }
 
-    private boolean is(int start, int end, String expected) {
+    private static boolean is(String text, int start, int end, String expected) {
       return end - start == expected.length() && text.startsWith(expected, start);
     }
+
+    private PathShape() {}
   }
 }

@@ -26,6 +26,7 @@ public final class RestClientMetrics {
   private final CappedLabel hosts;
   /** By what a request arrives with (the host and method as given): its series, found in one lookup. */
   private final Map<Sent, Series> series = new ConcurrentHashMap<>();
+  private volatile Last last;
   private final Map<Requests, LongAdder> requests = new ConcurrentHashMap<>();
   private final Map<Latency, ConcurrentHistogram> latencies = new ConcurrentHashMap<>();
 
@@ -38,11 +39,18 @@ public final class RestClientMetrics {
    * {@link #NO_RESPONSE}, {@code nanos} after it was sent.
    */
   public void requestFinished(String host, int port, String method, int code, long nanos) {
-    Sent sent = new Sent(host, port, method, code);
-    Series found = series.get(sent);
-    if (found == null) {
-      // a bounded cache: past it (hosts beyond the cap), each request looks its series up afresh
-      found = series.size() < MAX_CACHED_SERIES ? series.computeIfAbsent(sent, this::seriesOf) : seriesOf(sent);
+    Last recent = last;
+    Series found;
+    if (recent != null && recent.code == code && recent.port == port && recent.host.equals(host) && recent.method.equals(method)) {
+      found = recent.series; // most requests are like the one before: no lookup, no key to allocate
+    } else {
+      Sent sent = new Sent(host, port, method, code);
+      found = series.get(sent);
+      if (found == null) {
+        // a bounded cache: past it (hosts beyond the cap), each request looks its series up afresh
+        found = series.size() < MAX_CACHED_SERIES ? series.computeIfAbsent(sent, this::seriesOf) : seriesOf(sent);
+      }
+      last = new Last(host, port, method, code, found);
     }
     found.requests.increment();
     found.latency.record(nanos);
@@ -76,6 +84,8 @@ public final class RestClientMetrics {
   private record Sent(String host, int port, String method, int code) {}
 
   private record Series(LongAdder requests, ConcurrentHistogram latency) {}
+
+  private record Last(String host, int port, String method, int code, Series series) {}
 
   private record Requests(String code, String host, String method) {}
 

@@ -88,25 +88,14 @@ public final class ReconcileScenario {
   // ---- phases ----------------------------------------------------------------------------------
 
   void phases(int objects, int changes) throws Exception {
-    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
-      for (int i = 0; i < objects; i++) {
-        server.create("default", "cm-" + i, Map.of("v", "0"));
-      }
-      ApiClient client = client(server);
-      ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
-      ObservedInformer informer = informer(factory, client);
+    try (EmbeddedApiServer server = serverWith(objects)) {
       FailingHandler failing = new FailingHandler(truth);
-      informer.addEventHandler(failing);
-      Watched every = watched(factory, EVERY_UPDATE, false, 4);
-      Watched filter = watched(factory, RV_FILTER, true, 2);
-      ControllerManager manager = manager(factory, every, filter);
-      ExecutorService run = Executors.newSingleThreadExecutor(ReconcileScenario::daemon);
-      run.submit(manager::run);
+      Phased phased = startPhased(client(server), objects, failing);
+      Watched every = phased.every;
+      Watched filter = phased.filter;
+      ControllerManager manager = phased.manager;
 
-      await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
-      awaitIdle();
-
-      knownSteps(server, informer, every, filter, objects, changes);
+      knownSteps(server, phased, objects, changes);
 
       server.create("default", SLOW_KEY, Map.of("v", "0"));
       if (!slowStarted.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
@@ -134,8 +123,10 @@ public final class ReconcileScenario {
    * The steps whose trigger is known by construction, each waiting until the controllers are idle:
    * 3 resyncs, real changes, a relist, a reconciler that requeues and one that throws.
    */
-  private void knownSteps(EmbeddedApiServer server, ObservedInformer informer, Watched every, Watched filter, int objects, int changes)
-      throws Exception {
+  private void knownSteps(EmbeddedApiServer server, Phased phased, int objects, int changes) throws Exception {
+    ObservedInformer informer = phased.informer;
+    Watched every = phased.every;
+    Watched filter = phased.filter;
     stepTrigger = "resync_noop";
     for (int tick = 1; tick <= 3; tick++) {
       long before = every.updates.get();
@@ -177,27 +168,16 @@ public final class ReconcileScenario {
    * starts after the attach.
    */
   void afterAttach(int objects, int changes) throws Exception {
-    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
-      for (int i = 0; i < objects; i++) {
-        server.create("default", "cm-" + i, Map.of("v", "0"));
-      }
-      ApiClient client = client(server);
-      ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
-      ObservedInformer informer = informer(factory, client);
-      Watched every = watched(factory, EVERY_UPDATE, false, 4);
-      Watched filter = watched(factory, RV_FILTER, true, 2);
-      ControllerManager manager = manager(factory, every, filter);
-      Executors.newSingleThreadExecutor(ReconcileScenario::daemon).submit(manager::run);
-      await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
-      awaitIdle();
+    try (EmbeddedApiServer server = serverWith(objects)) {
+      Phased phased = startPhased(client(server), objects, null);
       BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       System.out.println("READY FOR ATTACH");
       System.out.flush();
       stdin.readLine();
       controllers.forEach(Watched::startCounting);
 
-      knownSteps(server, informer, every, filter, objects, changes);
-      manager.shutdown();
+      knownSteps(server, phased, objects, changes);
+      phased.manager.shutdown();
       report();
       while (stdin.read() >= 0) {
         // the test scrapes, then closes our input
@@ -216,31 +196,23 @@ public final class ReconcileScenario {
    * watch stays open, and no other request follows the counts (a watch lasts minutes).
    */
   void apiRequests(int objects, int changes) throws Exception {
-    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
-      for (int i = 0; i < objects; i++) {
-        server.create("default", "cm-" + i, Map.of("v", "0"));
-      }
+    try (EmbeddedApiServer server = serverWith(objects)) {
       ApiClient client = client(server);
       HeaderProbe probe = new HeaderProbe();
       client.setHttpClient(client.getHttpClient().newBuilder().addNetworkInterceptor(probe).build());
       System.out.println("CLIENT CONFIG " + HeaderProbe.describe(client.getHttpClient()));
       requests = new ApiRequests(client, client(deadPort()));
-      ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
-      ObservedInformer informer = informer(factory, client);
-      Watched every = watched(factory, EVERY_UPDATE, false, 4);
-      Watched filter = watched(factory, RV_FILTER, true, 2);
-      ControllerManager manager = manager(factory, every, filter);
-      Executors.newSingleThreadExecutor(ReconcileScenario::daemon).submit(manager::run);
-      await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
-      awaitIdle();
+      Phased phased = startPhased(client, objects, null);
 
-      knownSteps(server, informer, every, filter, objects, changes);
+      knownSteps(server, phased, objects, changes);
       stepTrigger = "change";
       server.create("default", ApiRequests.UNREACHABLE_KEY, Map.of("v", "0"));
-      await("the unreachable reads", () -> every.calls(ApiRequests.UNREACHABLE_KEY) == 1 && filter.calls(ApiRequests.UNREACHABLE_KEY) == 1);
+      await(
+          "the unreachable reads",
+          () -> phased.every.calls(ApiRequests.UNREACHABLE_KEY) == 1 && phased.filter.calls(ApiRequests.UNREACHABLE_KEY) == 1);
       awaitIdle();
 
-      manager.shutdown();
+      phased.manager.shutdown();
       String host = "127.0.0.1:" + java.net.URI.create(server.url()).getPort();
       server.responsesStarted().forEach((methodAndCode, count) -> {
         String[] parts = methodAndCode.split(" ");
@@ -328,6 +300,36 @@ public final class ReconcileScenario {
   }
 
   // ---- the parts -------------------------------------------------------------------------------
+
+  /** The phased runs' two controllers on one informer. */
+  private record Phased(ObservedInformer informer, Watched every, Watched filter, ControllerManager manager) {}
+
+  private static EmbeddedApiServer serverWith(int objects) {
+    EmbeddedApiServer server = EmbeddedApiServer.start();
+    for (int i = 0; i < objects; i++) {
+      server.create("default", "cm-" + i, Map.of("v", "0"));
+    }
+    return server;
+  }
+
+  /**
+   * The enqueuing and the filtering controller (4 and 2 workers) on one informer of {@code client}
+   * (with {@code otherHandler} on it first, if any), running, and idle after their initial adds.
+   */
+  private Phased startPhased(ApiClient client, int objects, FailingHandler otherHandler) throws InterruptedException {
+    ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
+    ObservedInformer informer = informer(factory, client);
+    if (otherHandler != null) {
+      informer.addEventHandler(otherHandler);
+    }
+    Watched every = watched(factory, EVERY_UPDATE, false, 4);
+    Watched filter = watched(factory, RV_FILTER, true, 2);
+    ControllerManager manager = manager(factory, every, filter);
+    Executors.newSingleThreadExecutor(ReconcileScenario::daemon).submit(manager::run);
+    await("initial adds", () -> every.adds.get() == objects && filter.adds.get() == objects);
+    awaitIdle();
+    return new Phased(informer, every, filter, manager);
+  }
 
   private static ApiClient client(EmbeddedApiServer server) {
     return client(server.url());

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
@@ -33,8 +32,7 @@ public final class MockApiServer implements AutoCloseable {
     // Mixed: one-shot expectations are answered first, everything else by the CRUD store.
     server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
     server.init(InetAddress.getLoopbackAddress(), 0);
-    // Vert.x, fabric8's default, named: the JDK client on the class path (for the JOSDK scenario) could be picked instead
-    client = server.createClient(new VertxHttpClientFactory());
+    client = server.createClient(defaultHttpClient());
   }
 
   public static MockApiServer start() throws IOException {
@@ -65,15 +63,32 @@ public final class MockApiServer implements AutoCloseable {
   }
 
   /**
-   * A client of this server whose HTTP client {@code factory} makes (null: fabric8's default,
-   * Vert.x), with the application's own {@code interceptor} on it.
+   * A client of this server whose HTTP client {@code factory} makes (null: {@link #defaultHttpClient}),
+   * with the application's own {@code interceptor} on it.
    */
   public KubernetesClient client(HttpClient.Factory factory, Interceptor interceptor) {
     return server.createClient(
         builder -> {
-          builder.withHttpClientFactory(factory != null ? factory : new VertxHttpClientFactory());
+          builder.withHttpClientFactory(factory != null ? factory : defaultHttpClient());
           builder.withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("application-counts", interceptor));
         });
+  }
+
+  /**
+   * The HTTP client fabric8 would pick if its JDK client were not on the class path too (the JOSDK
+   * scenario's second client): the highest priority of the others, Vert.x 4 in fabric8 7, Vert.x 5 in 8.
+   */
+  static HttpClient.Factory defaultHttpClient() {
+    HttpClient.Factory chosen = null;
+    for (HttpClient.Factory factory : java.util.ServiceLoader.load(HttpClient.Factory.class, MockApiServer.class.getClassLoader())) {
+      if (!factory.getClass().getName().startsWith("io.fabric8.kubernetes.client.jdkhttp.") && (chosen == null || factory.priority() > chosen.priority())) {
+        chosen = factory;
+      }
+    }
+    if (chosen == null) {
+      throw new IllegalStateException("no fabric8 HTTP client but the JDK one on the class path");
+    }
+    return chosen;
   }
 
   /** Requests served so far (lists, watches, changes). */

@@ -7,7 +7,9 @@ import net.bytebuddy.asm.Advice;
 
 /**
  * The advice woven into fabric8's informer classes and handlers. Each piece is inlined into the
- * host's class (so it may name fabric8 types) and only hands what it sees to {@link Fabric8Bridge}.
+ * host's class and only hands what it sees to {@link Fabric8Bridge}. Its signatures take {@code Object}
+ * for every fabric8 type, cast where it is used: ByteBuddy and the verifier read this class in the
+ * agent's loader, which cannot see fabric8 in a Quarkus or Spring Boot host (LoadsWithoutTheLibrariesIT).
  * {@code suppress = Throwable.class}: a fault in the agent never reaches the host.
  */
 final class Fabric8Advice {
@@ -100,8 +102,8 @@ final class Fabric8Advice {
   /** {@code Reflector$ReflectorWatcher.onClose(WatcherException)}. */
   static final class WatchClosed {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.FieldValue("this$0") Object reflector, @Advice.Argument(0) WatcherException exception) {
-      Fabric8Bridge.watchClosed(reflector, exception != null && exception.isHttpGone());
+    static void enter(@Advice.FieldValue("this$0") Object reflector, @Advice.Argument(0) Object exception) {
+      Fabric8Bridge.watchClosed(reflector, exception instanceof WatcherException && ((WatcherException) exception).isHttpGone());
     }
   }
 

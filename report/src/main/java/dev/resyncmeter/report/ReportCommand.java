@@ -28,6 +28,9 @@ public final class ReportCommand {
 
   static final String DEFAULT_URL = "http://127.0.0.1:9464/metrics";
 
+  /** How long a scrape waits to connect, and then for the answer. */
+  static final int TIMEOUT_SECONDS = 10;
+
   private ReportCommand() {}
 
   public static void main(String[] args) {
@@ -140,14 +143,21 @@ public final class ReportCommand {
     if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
       throw new ReportException("'" + url + "' is not an http URL such as " + DEFAULT_URL);
     }
+    if (uri.getPort() > 65535) {
+      throw new ReportException("'" + url + "' is not a URL: its port is above 65535");
+    }
     try {
       HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
-      connection.setConnectTimeout(5_000);
-      connection.setReadTimeout(10_000);
+      connection.setConnectTimeout(TIMEOUT_SECONDS * 1000);
+      connection.setReadTimeout(TIMEOUT_SECONDS * 1000);
       try {
         int status = connection.getResponseCode();
+        if (status == -1) {
+          throw new ReportException("cannot read " + url + ": the answer is not HTTP");
+        }
         if (status != 200) {
-          throw new ReportException(url + " answered HTTP " + status + ", not the metrics");
+          String reason = connection.getResponseMessage();
+          throw new ReportException(url + " answered HTTP " + status + (reason == null ? "" : " " + reason) + ", not the metrics");
         }
         try (InputStream in = connection.getInputStream()) {
           return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -156,7 +166,7 @@ public final class ReportCommand {
         connection.disconnect();
       }
     } catch (IOException e) {
-      throw new ReportException("cannot read " + url + ": " + e);
+      throw new ReportException("cannot read " + url + ": " + Problems.inWords(e));
     }
   }
 
@@ -164,7 +174,7 @@ public final class ReportCommand {
     try {
       return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ReportException("cannot read " + file + ": " + e);
+      throw new ReportException("cannot read " + file + ": " + Problems.inWords(e));
     }
   }
 
@@ -176,7 +186,7 @@ public final class ReportCommand {
       }
       return seconds;
     } catch (IOException e) {
-      throw new ReportException("cannot read the modification times of " + first + " and " + second + ": " + e);
+      throw new ReportException("cannot read the modification times of " + first + " and " + second + ": " + Problems.inWords(e));
     }
   }
 

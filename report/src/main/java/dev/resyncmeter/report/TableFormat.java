@@ -81,7 +81,7 @@ public final class TableFormat {
     }
     StringBuilder out = new StringBuilder();
     for (String line : lines) {
-      wrap(line, out);
+      out.append(wrap(line));
     }
     return out.toString();
   }
@@ -113,17 +113,46 @@ public final class TableFormat {
     return out.length() == 0 ? "" : out.substring(0, out.length() - 2);
   }
 
-  /** Breaks a line longer than the width at spaces, continuing two columns further in. */
-  private static void wrap(String line, StringBuilder out) {
+  /**
+   * A line longer than the width, broken where a reader can pause, the rest indented two columns
+   * further: between phrases (after ',' or ';', where no number follows), or, in a phrase longer than
+   * the width, between words. A number keeps its unit ({@code 0.54 s}, {@code 20 (1.67/s)}), a count
+   * out of another stays whole ({@code 16 of 20 reconciles}), and {@code = 78%} with its bar stays with
+   * what it measures.
+   */
+  static String wrap(String line) {
+    StringBuilder out = new StringBuilder();
     String indent = " ".repeat(line.length() - line.stripLeading().length() + 2);
     while (line.length() > WIDTH) {
-      int cut = line.lastIndexOf(' ', WIDTH);
-      if (cut <= indent.length()) {
+      int cut = lastBreak(line, indent.length(), true);
+      if (cut < 0) {
+        cut = lastBreak(line, indent.length(), false);
+      }
+      if (cut < 0) {
         break;
       }
       out.append(line, 0, cut).append('\n');
       line = indent + line.substring(cut + 1);
     }
-    out.append(line).append('\n');
+    return out.append(line).append('\n').toString();
+  }
+
+  /** The last space within the width, after the indent, that ends a phrase, or else that lies between words; -1 if none. */
+  private static int lastBreak(String line, int indent, boolean betweenPhrases) {
+    for (int i = Math.min(WIDTH, line.length() - 1); i > indent; i--) {
+      if (line.charAt(i) != ' ') {
+        continue;
+      }
+      char before = line.charAt(i - 1);
+      char after = line.charAt(i + 1);
+      boolean phraseEnd = (before == ',' || before == ';') && !Character.isDigit(after);
+      boolean outOf = line.startsWith(" of ", i) && i + 4 < line.length() && Character.isDigit(line.charAt(i + 4))
+          || line.startsWith(" of ", i - 3) && Character.isDigit(after);
+      boolean betweenWords = !Character.isDigit(before) && before != '%' && before != '=' && after != '=' && after != '[' && !outOf;
+      if (betweenPhrases ? phraseEnd : betweenWords) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

@@ -130,15 +130,68 @@ class ReportCommandTest {
     assertOneLine(run(scrape("not-prometheus.html")), 1, "not-prometheus.html is not Prometheus text: line 1 is no sample (<html>)");
     assertOneLine(run(scrape("truncated.prom")), 1, "truncated.prom is truncated: its last line has no end");
     assertOneLine(run(scrape("other-exporter.prom")), 1, "holds no resync_meter_info: it is not a resync-meter endpoint");
-    assertOneLine(run(scrape("no-such-file.prom")), 1, "cannot read src/test/resources/scrapes/no-such-file.prom");
     Path empty = Files.createTempFile("resync-meter-empty", ".prom");
     assertOneLine(run(empty.toString()), 1, "is empty");
+  }
+
+  /** What went wrong reading a file is said in words, never with a Java class name. */
+  @Test
+  void aFileThatCannotBeReadGivesTheReasonInWords() throws IOException {
+    assertError(run(scrape("no-such-file.prom")), "cannot read src/test/resources/scrapes/no-such-file.prom: no such file");
+    Path dir = Files.createTempDirectory("resync-meter-scrapes");
+    assertError(run(dir.toString()), "cannot read " + dir + ": is a directory");
+    Path binary = Files.write(dir.resolve("scrape.prom.gz"), new byte[] {(byte) 0x1f, (byte) 0x8b, 8, 0, (byte) 0xff, (byte) 0xfe, '\n'});
+    assertError(run(binary.toString()), "cannot read " + binary + ": not UTF-8 text");
+    assertThat(Files.readAllBytes(binary)).as("the saved scrape is left as it was").hasSize(7);
+    Path first = Files.copy(SCRAPES.resolve("client-java-first.prom"), dir.resolve("first.prom"));
+    assertError(run(first.toString(), dir.resolve("gone.prom").toString()), "cannot read " + dir.resolve("gone.prom") + ": no such file");
+  }
+
+  @Test
+  void anUnreadableFileIsPermissionDenied() throws IOException {
+    Path file = Files.copy(SCRAPES.resolve("josdk.prom"), Files.createTempDirectory("resync-meter-scrapes").resolve("josdk.prom"));
+    Files.setPosixFilePermissions(file, java.util.Set.of());
+    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(file), "root reads any file");
+    assertError(run(file.toString()), "cannot read " + file + ": permission denied");
+  }
+
+  /** What went wrong scraping is said in words too: refused, no HTTP, an HTTP status, not the metrics. */
+  @Test
+  void anEndpointThatCannotBeScrapedGivesTheReasonInWords() throws IOException {
     int closed;
     try (ServerSocket socket = new ServerSocket(0)) {
       closed = socket.getLocalPort();
     }
-    assertOneLine(run("--url", "http://127.0.0.1:" + closed + "/metrics", "--window", "1ms"), 1, "cannot read http://127.0.0.1:" + closed + "/metrics: java.net.ConnectException");
-    assertOneLine(run("--url", "ftp://example/metrics"), 1, "'ftp://example/metrics' is not an http URL");
+    assertError(run("--url", "http://127.0.0.1:" + closed + "/metrics", "--window", "1ms"), "cannot read http://127.0.0.1:" + closed + "/metrics: connection refused");
+    assertError(run("--url", "ftp://example/metrics"), "'ftp://example/metrics' is not an http URL such as http://127.0.0.1:9464/metrics");
+    assertError(run("--url", "127.0.0.1:9464/metrics"), "'127.0.0.1:9464/metrics' is not a URL");
+    assertError(run("--url", "http://[::1/metrics"), "'http://[::1/metrics' is not a URL");
+    assertError(run("--url", "http://127.0.0.1:99999/metrics"), "'http://127.0.0.1:99999/metrics' is not a URL: its port is above 65535");
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", exchange -> {
+      byte[] page = "<html><body>a web page</body></html>\n".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/page") ? 200 : 404, page.length);
+      exchange.getResponseBody().write(page);
+      exchange.close();
+    });
+    server.start();
+    try {
+      String base = "http://127.0.0.1:" + server.getAddress().getPort();
+      assertError(run("--url", base + "/metrics", "--window", "1ms"), base + "/metrics answered HTTP 404 Not Found, not the metrics");
+      assertError(run("--url", base + "/page", "--window", "1ms"), base + "/page is not Prometheus text: line 1 is no sample (<html><body>a web page</body></html>)");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void theReasonsInWords() {
+    assertThat(Problems.inWords(new java.nio.file.AccessDeniedException("/data/scrape.prom"))).isEqualTo("permission denied");
+    assertThat(Problems.inWords(new java.net.SocketTimeoutException("Read timed out"))).isEqualTo("no answer within 10 s");
+    assertThat(Problems.inWords(new java.net.UnknownHostException("metrics.example"))).isEqualTo("no such host");
+    assertThat(Problems.inWords(new java.net.NoRouteToHostException("No route to host"))).isEqualTo("no route to host");
+    assertThat(Problems.inWords(new IOException("java.lang.IllegalStateException: stream closed"))).isEqualTo("stream closed");
+    assertThat(Problems.inWords(new IOException())).isEqualTo("input/output error");
   }
 
   @Test
@@ -178,6 +231,13 @@ class ReportCommandTest {
     Run run = run("--help");
     assertThat(run.exit()).isZero();
     assertThat(run.out()).isEqualTo(ReportCommand.USAGE + "\n");
+  }
+
+  /** Exit code 1 and exactly this one line on stderr, after the command's name. */
+  private static void assertError(Run run, String line) {
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo("resync-meter report: " + line + "\n");
   }
 
   private static void assertOneLine(Run run, int exit, String contains) {

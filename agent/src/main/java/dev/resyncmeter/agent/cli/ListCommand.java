@@ -1,6 +1,7 @@
 package dev.resyncmeter.agent.cli;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
@@ -19,7 +20,8 @@ final class ListCommand {
       return 1;
     }
     List<Jvms.Jvm> jvms = Jvms.list();
-    out.printf("%-8s %-7s %-30s %s%n", "PID", "JAVA", "RESYNC-METER", "MAIN CLASS");
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("PID", "JAVA", "RESYNC-METER", "MAIN CLASS"));
     for (Jvms.Jvm jvm : jvms) {
       String java;
       String agent;
@@ -32,11 +34,30 @@ final class ListCommand {
         java = "?";
         agent = "? (cannot attach)";
       }
-      out.printf("%-8s %-7s %-30s %s%n", jvm.pid(), java, agent, jvm.mainClass());
+      rows.add(List.of(jvm.pid(), java, agent, jvm.mainClass()));
     }
+    out.print(table(rows));
     if (jvms.isEmpty()) {
       out.println("(no other JVM of this user accepts attach)");
     }
     return 0;
+  }
+
+  /** The rows in columns as wide as their widest value, two spaces apart; the last column unpadded. */
+  static String table(List<List<String>> rows) {
+    int[] widths = new int[rows.get(0).size()];
+    for (List<String> row : rows) {
+      for (int i = 0; i < row.size(); i++) {
+        widths[i] = Math.max(widths[i], row.get(i).length());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    for (List<String> row : rows) {
+      for (int i = 0; i < row.size() - 1; i++) {
+        out.append(row.get(i)).append(" ".repeat(widths[i] - row.get(i).length() + 2));
+      }
+      out.append(row.get(row.size() - 1)).append('\n');
+    }
+    return out.toString();
   }
 }

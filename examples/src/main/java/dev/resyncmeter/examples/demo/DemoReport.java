@@ -6,34 +6,44 @@ import dev.resyncmeter.report.ResyncReport;
 import dev.resyncmeter.report.Scrape;
 import dev.resyncmeter.report.TableFormat;
 import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 
 /**
  * The demos' summaries: the report of {@code java -jar resync-meter-agent.jar report}, read from the
- * agent's own endpoint over HTTP, for the window since the last summary; at the end, since the start.
+ * agent's own endpoint over HTTP, each for the window since the one before (the first since the demo
+ * began); at the end, since the agent started.
  */
 final class DemoReport {
+
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private final String metricsUrl;
   private Scrape previous;
   private long previousNanos;
 
+  /** Scrapes once, quietly, for the first report's window; if that fails, the first report says why. */
   DemoReport(String metricsUrl) {
     this.metricsUrl = metricsUrl;
+    try {
+      previous = Scrape.parse(ReportCommand.fetch(metricsUrl), metricsUrl);
+      previousNanos = System.nanoTime();
+    } catch (ReportException e) {
+      // without it, the first report covers the time since the agent started, and says so
+    }
   }
 
-  /** The report of the window since the last one (since the start, the first time). */
+  /** The report of the window since the last one. */
   void print(String headline) {
-    String now = LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    String now = stamp(LocalTime.now());
     try {
       Scrape scrape = Scrape.parse(ReportCommand.fetch(metricsUrl), metricsUrl);
       long nanos = System.nanoTime();
       ResyncReport report = ResyncReport.of(previous, scrape, previous == null ? null : (nanos - previousNanos) / 1e9);
       previous = scrape;
       previousNanos = nanos;
-      System.out.print("[" + now + "] " + headline + "\n" + TableFormat.render(report, metricsUrl));
+      System.out.print(now + " " + headline + "\n" + TableFormat.render(report, metricsUrl));
     } catch (ReportException e) {
-      System.out.println("[" + now + "] " + e.getMessage() + ": is the agent attached (-javaagent) on that port?");
+      System.out.println(now + " " + e.getMessage() + ": is the agent attached (-javaagent) on that port?");
     }
   }
 
@@ -41,5 +51,10 @@ final class DemoReport {
   void printFinal() {
     previous = null;
     print("demo: stopping; the whole run");
+  }
+
+  /** {@code [17:53:00]}: the seconds always, also when they are zero. */
+  static String stamp(LocalTime time) {
+    return "[" + CLOCK.format(time) + "]";
   }
 }

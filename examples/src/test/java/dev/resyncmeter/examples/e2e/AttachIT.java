@@ -3,6 +3,7 @@ package dev.resyncmeter.examples.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -103,6 +104,54 @@ class AttachIT {
       assertThat(scrape.value("informer_noop_updates_total{cause=\"resync\",handler=\"phased-rv-filter\",kind=\"ConfigMap\",outcome=\"dropped\"}")).isEqualTo(15);
       assertThat(scrape.series()).as("nothing was in flight at the attach").noneSatisfy((series, value) -> assertThat(series.contains("trigger=\"unknown\"") && value != 0).isTrue());
       assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
+      AgentProcess.end(host);
+    }
+  }
+
+  /**
+   * A bad agent argument is refused with the line -javaagent gives for it, exit code 2 and nothing
+   * loaded; a port taken in the target is told by the command, exit code 1, and the agent stays out:
+   * after either, the corrected attach works.
+   */
+  @Test
+  void aBadArgumentOrATakenPortLeavesTheTargetAsItWasAndTheCorrectedAttachWorks() throws Exception {
+    int free;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      free = socket.getLocalPort();
+    }
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
+      host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
+      String pid = Long.toString(host.pid());
+
+      Command typo = agentCommand("attach", pid, "host=127.0.0.1,port=abc");
+      assertThat(typo.exit()).isEqualTo(2);
+      assertThat(typo.out()).isEmpty();
+      assertThat(typo.err().lines())
+          .containsExactly(
+              "resync-meter attach: bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port); nothing was loaded");
+      Command strays = agentCommand("attach", pid, "=,,host=127.0.0.1,port=0");
+      assertThat(strays.exit()).isEqualTo(2);
+      assertThat(strays.err().lines())
+          .containsExactly(
+              "resync-meter attach: malformed agent argument '=': expected key=value with key one of [host, port]; nothing was loaded",
+              "resync-meter attach: empty agent argument (stray ',') in '=,,host=127.0.0.1,port=0'; nothing was loaded");
+
+      Command inUse = agentCommand("attach", pid, "host=127.0.0.1,port=" + taken.getLocalPort());
+      assertOneLine(inUse, "resync-meter attach: the agent did not start in " + pid + " (");
+      assertThat(inUse.err())
+          .contains(": cannot serve metrics on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use; it runs as it did")
+          .doesNotContain("Exception");
+      host.awaitStderr(l -> l.startsWith("[resync-meter] WARN cannot serve metrics"), TIMEOUT);
+      assertThat(host.agentLines())
+          .containsExactly("[resync-meter] WARN cannot serve metrics on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use; not started, the application runs as it did");
+      assertThat(agentCommand("list").out().lines()).anyMatch(l -> l.startsWith(pid + " ") && l.contains(" no "));
+
+      Command corrected = agentCommand("attach", pid, "host=127.0.0.1,port=" + free);
+      assertThat(corrected.err()).isEmpty();
+      assertThat(corrected.exit()).isZero();
+      assertThat(corrected.out()).contains("serving http://127.0.0.1:" + free + "/metrics; counting starts now");
+      assertThat(Scrape.of("http://127.0.0.1:" + free + "/metrics").series().keySet()).anyMatch(s -> s.startsWith("resync_meter_info{"));
       AgentProcess.end(host);
     }
   }

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -78,17 +79,8 @@ class AttachIT {
    */
   @Test
   void everyCountOfWorkThatStartedAfterTheAttachEqualsTheControllersOwn() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
     try (AgentProcess host = AgentProcess.startWithoutAgent("reconcile-scenario", "attach")) {
-      host.awaitStdout("READY FOR ATTACH"::equals, TIMEOUT);
-      Command attach = agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=" + port);
-      assertThat(attach.exit()).as(attach.err()).isZero();
-      host.send("attached");
-      host.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
-      Scrape scrape = Scrape.of("http://127.0.0.1:" + port + "/metrics");
+      Scrape scrape = attachAndRun(host);
       Map<String, Long> truth = host.truth();
       // the reconcilers' reads and writes, by the trigger of their reconcile, counted by the reconcilers
       assertThat(truth)
@@ -103,6 +95,31 @@ class AttachIT {
       assertThat(scrape.value("informer_noop_updates_total{cause=\"relist\",handler=\"phased-every-update\",kind=\"ConfigMap\",outcome=\"enqueued\"}")).isEqualTo(5);
       assertThat(scrape.value("informer_noop_updates_total{cause=\"resync\",handler=\"phased-rv-filter\",kind=\"ConfigMap\",outcome=\"dropped\"}")).isEqualTo(15);
       assertThat(scrape.series()).as("nothing was in flight at the attach").noneSatisfy((series, value) -> assertThat(series.contains("trigger=\"unknown\"") && value != 0).isTrue());
+      assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
+      AgentProcess.end(host);
+    }
+  }
+
+  /**
+   * A JOSDK operator on fabric8, started and idle before the attach: the reconciles of the changes
+   * after it, and the API requests they send by trigger and verb, equal what the operator and its
+   * client's interceptor counted from the attach on, and so do the client's requests by response.
+   */
+  @Test
+  void aJosdkOperatorsReconcilesAndTheirApiRequestsAfterTheAttachEqualTheOperatorsOwnCounts() throws Exception {
+    try (AgentProcess host = AgentProcess.startWithoutAgent("josdk-scenario", "attach")) {
+      Scrape scrape = attachAndRun(host);
+      Map<String, Long> truth = new LinkedHashMap<>(host.truth());
+      assertThat(truth.remove("reconciles_of{configmap-operator}")).isEqualTo(4L);
+      assertThat(truth)
+          .containsEntry("controller_reconcile_total{controller=\"configmap-operator\",result=\"success\",trigger=\"change\"}", 4L)
+          .containsKeys(
+              "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"get\"}",
+              "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"patch\"}");
+      ExactCounts.assertExported(truth, scrape);
+      List<String> families = new ArrayList<>(ExactCounts.API_REQUEST_FAMILIES);
+      families.addAll(List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count"));
+      ExactCounts.assertNothingElse(truth, scrape, families);
       assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
       AgentProcess.end(host);
     }
@@ -186,6 +203,23 @@ class AttachIT {
     Command unknown = agentCommand("detach");
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).startsWith("resync-meter: unknown command 'detach'");
+  }
+
+  /**
+   * Attaches to a scenario that waits for it ({@code READY FOR ATTACH}, then a line on its input), lets
+   * it run to {@code SCENARIO DONE}, and scrapes what the agent counted.
+   */
+  private static Scrape attachAndRun(AgentProcess host) throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    host.awaitStdout("READY FOR ATTACH"::equals, TIMEOUT);
+    Command attach = agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=" + port);
+    assertThat(attach.exit()).as(attach.err()).isZero();
+    host.send("attached");
+    host.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
+    return Scrape.of("http://127.0.0.1:" + port + "/metrics");
   }
 
   private static void assertOneLine(Command command, String start) {

@@ -123,7 +123,7 @@ final class AttachCommand {
     try {
       return Path.of(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath().toString();
     } catch (Exception e) {
-      throw new Jvms.AttachFailure("cannot tell where this agent jar is: " + e);
+      throw new Jvms.AttachFailure("cannot tell where this agent jar is: " + e.getMessage());
     }
   }
 }

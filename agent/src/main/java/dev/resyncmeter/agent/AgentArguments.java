@@ -18,7 +18,9 @@ public final class AgentArguments {
 
   private String host = DEFAULT_HOST;
   private int port = DEFAULT_PORT;
-  private final List<String> problems = new ArrayList<>();
+  /** What was wrong with each bad piece, and beside it what the agent does instead: one problem each. */
+  private final List<String> wrong = new ArrayList<>();
+  private final List<String> instead = new ArrayList<>();
 
   private AgentArguments() {}
 
@@ -42,22 +44,18 @@ public final class AgentArguments {
     for (String piece : pieces) {
       String trimmed = piece.trim();
       if (trimmed.isEmpty()) {
-        problems.add("empty agent argument (stray ',') in '" + printable(agentArgs) + "'; ignored");
+        problem("empty agent argument (stray ',') in '" + printable(agentArgs) + "'", "ignored");
         continue;
       }
       int eq = trimmed.indexOf('=');
       if (eq <= 0) {
-        problems.add(
-            "malformed agent argument '" + printable(trimmed) + "': expected key=value with key one of "
-                + KEYS + "; ignored");
+        problem("malformed agent argument '" + printable(trimmed) + "': expected key=value with key one of " + KEYS, "ignored");
         continue;
       }
       String key = trimmed.substring(0, eq).trim().toLowerCase(Locale.ROOT);
       String value = trimmed.substring(eq + 1).trim();
       if (!KEYS.contains(key)) {
-        problems.add(
-            "unknown agent argument '" + printable(trimmed.substring(0, eq).trim()) + "' (known: "
-                + String.join(", ", KEYS) + "); ignored");
+        problem("unknown agent argument '" + printable(trimmed.substring(0, eq).trim()) + "' (known: " + String.join(", ", KEYS) + ")", "ignored");
         continue;
       }
       set(key, value, "agent argument " + key);
@@ -68,9 +66,7 @@ public final class AgentArguments {
     switch (key) {
       case "host" -> {
         if (value.isEmpty() || !allHostChars(value)) {
-          problems.add(
-              "bad value for " + source + " '" + printable(value) + "': expected a host name or IP address; using "
-                  + host);
+          problem("bad value for " + source + " '" + printable(value) + "': expected a host name or IP address", "using " + host);
         } else {
           host = value;
         }
@@ -78,9 +74,7 @@ public final class AgentArguments {
       case "port" -> {
         Integer parsed = parsePort(value);
         if (parsed == null) {
-          problems.add(
-              "bad value for " + source + " '" + printable(value)
-                  + "': expected a port number from 0 to 65535 (0 picks a free port); using " + port);
+          problem("bad value for " + source + " '" + printable(value) + "': expected a port number from 0 to 65535 (0 picks a free port)", "using " + port);
         } else {
           port = parsed;
         }
@@ -145,8 +139,31 @@ public final class AgentArguments {
     return port;
   }
 
+  /**
+   * One problem per bad piece; the same problem twice (two stray commas, one bad value given twice)
+   * is one line: the second says nothing new.
+   */
+  private void problem(String whatWasWrong, String whatInstead) {
+    if (!wrong.contains(whatWasWrong)) {
+      wrong.add(whatWasWrong);
+      instead.add(whatInstead);
+    }
+  }
+
   /** One line each: what was wrong and what the agent does instead. */
   public List<String> problems() {
-    return List.copyOf(problems);
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < wrong.size(); i++) {
+      lines.add(wrong.get(i) + "; " + instead.get(i));
+    }
+    return lines;
+  }
+
+  /**
+   * One line each: what was wrong, without what the agent would do instead; for the attach command,
+   * which loads nothing when anything was wrong.
+   */
+  public List<String> whatWasWrong() {
+    return List.copyOf(wrong);
   }
 }

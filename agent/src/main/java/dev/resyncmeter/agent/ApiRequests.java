@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent;
 
+import dev.resyncmeter.agent.clientjava.LateControllers;
 import dev.resyncmeter.collector.ApiVerb;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.RestClientMetrics;
@@ -34,6 +35,9 @@ public final class ApiRequests {
         return 0;
       }
       ThreadContext context = ThreadContext.current();
+      if (LateStart.attached() && !context.reconciling()) {
+        LateControllers.requestOutsideReconcile(context);
+      }
       Object listener = context.listener;
       ApiVerb verb = url != null ? ApiVerb.ofUrl(method, url) : ApiVerb.of(method, path, watchQuery);
       metrics.apiRequestSent(context, verb, listener instanceof HandlerOnThread ? ((HandlerOnThread) listener).handlerLabel() : null);

@@ -2,7 +2,9 @@ package dev.resyncmeter.agent;
 
 import dev.resyncmeter.collector.MetricsServer;
 import dev.resyncmeter.collector.ResyncMetrics;
+import java.io.IOException;
 import java.io.InputStream;
+import java.net.UnknownHostException;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,6 +30,10 @@ public final class ResyncMeterAgent {
    */
   public static final String VERSION_PROPERTY = "dev.resyncmeter.agent.version";
   public static final String ENDPOINT_PROPERTY = "dev.resyncmeter.agent.endpoint";
+  /** How {@link #ENDPOINT_PROPERTY} starts when the agent serves; anything else says why it does not. */
+  public static final String SERVING = "serving ";
+  /** How {@link #ENDPOINT_PROPERTY} starts when an attached agent stayed out, followed by why. */
+  public static final String NOT_STARTED = "not started: ";
 
   private ResyncMeterAgent() {}
 
@@ -56,16 +62,35 @@ public final class ResyncMeterAgent {
         AgentLog.warn("already running in this JVM; the second start is ignored");
         return;
       }
-      if (attached) {
-        LateStart.attachedNow();
-      }
-      System.setProperty(VERSION_PROPERTY, version());
+      // a failed attach before this one may have left its reason: the attach command reads this start's
+      System.clearProperty(ENDPOINT_PROPERTY);
       AgentArguments arguments = AgentArguments.parse(args, System.getenv());
       for (String problem : arguments.problems()) {
         AgentLog.warn(problem);
       }
+      MetricsServer server = null;
+      String noEndpoint = null;
+      try {
+        server = bind(arguments);
+      } catch (Exception e) {
+        noEndpoint = "cannot serve metrics on " + arguments.host() + ":" + arguments.port() + ": " + whyNotBound(e);
+      }
+      if (noEndpoint != null && attached) {
+        // Attached, an agent without its endpoint would count for nobody and refuse a corrected attach:
+        // it stays out, with nothing woven, and says why where the attach command reads it.
+        System.setProperty(ENDPOINT_PROPERTY, NOT_STARTED + noEndpoint);
+        AgentLog.warn("{}; not started, the application runs as it did", noEndpoint);
+        STARTED.set(false);
+        return;
+      }
+      if (noEndpoint != null) {
+        AgentLog.warn("{}; counting goes on without an endpoint", noEndpoint);
+      }
+      if (attached) {
+        LateStart.attachedNow();
+      }
+      System.setProperty(VERSION_PROPERTY, version());
       disableUnsafeProbes();
-      MetricsServer server = bind(arguments);
       gate = new StartGate();
       instrumentation.addTransformer(gate, true);
       if (inBackground) {
@@ -80,8 +105,8 @@ public final class ResyncMeterAgent {
       }
       handedOver = true;
       String endpoint = server == null ? "no endpoint" : "http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
-      System.setProperty(ENDPOINT_PROPERTY, server == null ? endpoint : "serving " + endpoint);
-      String serving = "serving " + endpoint;
+      System.setProperty(ENDPOINT_PROPERTY, server == null ? endpoint + ": " + noEndpoint : SERVING + endpoint);
+      String serving = SERVING + endpoint;
       AgentLog.info("resync-meter {} {}; {}", version(), serving, clientLibraries());
       if (attached) {
         // Not a fault: what was queued or began before has no start the agent could have seen.
@@ -161,18 +186,8 @@ public final class ResyncMeterAgent {
    * {@code accept} would otherwise hold up every exit of the JVM by 300 ms (HotSpot waits that long
    * for threads in native code).
    */
-  private static MetricsServer bind(AgentArguments arguments) {
-    MetricsServer server;
-    try {
-      server = MetricsServer.bind(arguments.host(), arguments.port());
-    } catch (Exception e) {
-      AgentLog.warn(
-          "cannot serve metrics on {}:{} ({}); counting goes on without an endpoint",
-          arguments.host(),
-          arguments.port(),
-          e.toString());
-      return null;
-    }
+  private static MetricsServer bind(AgentArguments arguments) throws IOException {
+    MetricsServer server = MetricsServer.bind(arguments.host(), arguments.port());
     try {
       Thread closer = new Thread(null, new CloseOnExit(server), "resync-meter-shutdown", 0, false);
       closer.setContextClassLoader(null);
@@ -256,6 +271,25 @@ public final class ResyncMeterAgent {
       }
     }
     return false;
+  }
+
+  /** Why the endpoint could not be bound, in words: the exception's class says nothing to a user. */
+  static String whyNotBound(Exception e) {
+    Throwable cause = e.getCause() != null ? e.getCause() : e;
+    String message = cause.getMessage() == null ? "" : cause.getMessage();
+    if (message.contains("already in use")) {
+      return "the port is in use";
+    }
+    if (message.contains("assign requested address")) {
+      return "the host is not an address of this machine";
+    }
+    if (message.contains("Permission denied")) {
+      return "binding that port is not permitted";
+    }
+    if (cause instanceof UnknownHostException || message.contains("Unresolved")) {
+      return "the host name is not known";
+    }
+    return message.isEmpty() ? "the address cannot be bound" : message;
   }
 
   private static String hostForUrl(String host) {

@@ -69,6 +69,31 @@ class AgentArgumentsTest {
   }
 
   @Test
+  void theSameProblemTwiceIsOneLine() {
+    AgentArguments strays = AgentArguments.parse("=,,port=0", Map.of());
+    assertThat(strays.port()).isZero();
+    assertThat(strays.problems())
+        .containsExactly(
+            "malformed agent argument '=': expected key=value with key one of [host, port]; ignored",
+            "empty agent argument (stray ',') in '=,,port=0'; ignored");
+    assertThat(AgentArguments.parse("port=x,port=x", Map.of()).problems()).singleElement().asString().startsWith("bad value for agent argument port 'x'");
+  }
+
+  @Test
+  void whatWasWrongLeavesOutWhatTheAgentWouldDoInstead() {
+    AgentArguments args = AgentArguments.parse("port=abc,bogus=1", Map.of());
+    assertThat(args.problems())
+        .containsExactly(
+            "bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port); using 9464",
+            "unknown agent argument 'bogus' (known: host, port); ignored");
+    assertThat(args.whatWasWrong())
+        .containsExactly(
+            "bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port)",
+            "unknown agent argument 'bogus' (known: host, port)");
+    assertThat(AgentArguments.parse("host=127.0.0.1,port=0", Map.of()).whatWasWrong()).isEmpty();
+  }
+
+  @Test
   void aBadEnvironmentValueNamesTheVariable() {
     AgentArguments args = AgentArguments.parse(null, Map.of("RESYNC_METER_PORT", "x"));
     assertThat(args.problems()).singleElement().asString().startsWith("bad value for environment variable RESYNC_METER_PORT 'x'");

@@ -105,7 +105,11 @@ public final class ResyncMetrics {
   public void apiRequestSent(ThreadContext context, ApiVerb verb, String handlerLabel) {
     ControllerMetrics reconciling = context.reconciling;
     if (reconciling != null) {
-      reconciling.apiRequested(context.reconcilingTrigger, verb);
+      if (context.reconcilingTrigger == null) {
+        context.requestUntriggered(verb);
+      } else {
+        reconciling.apiRequested(context.reconcilingTrigger, verb);
+      }
       return;
     }
     Trigger handlerTrigger = HandlerCallTracker.currentTrigger(context);

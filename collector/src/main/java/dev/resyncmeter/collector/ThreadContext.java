@@ -55,7 +55,10 @@ public final class ThreadContext {
 
   // ---- the reconcile running on this thread, for the API requests it sends ------------------
   ControllerMetrics reconciling;
+  /** Null while the trigger is told only when the reconcile ends: its requests wait in {@link #untriggeredRequests}. */
   Trigger reconcilingTrigger;
+  /** Per {@link ApiVerb}: requests of the running reconcile whose trigger is not known yet. */
+  private long[] untriggeredRequests;
 
   // ---- the last queue this thread used, so its tracker is found without a map lookup ----------
   private WeakReference<Object> lastQueue;
@@ -97,10 +100,41 @@ public final class ThreadContext {
     reconcilingTrigger = trigger;
   }
 
+  /**
+   * A reconcile of {@code controller} starts on this thread whose trigger is told only when it ends
+   * (after an attach, a worker took its item in a {@code get} that began before the agent came).
+   */
+  public void reconcileBeganUntriggered(ControllerMetrics controller) {
+    reconciling = controller;
+    reconcilingTrigger = null;
+  }
+
   /** The reconcile running on this thread ended. */
   public void reconcileOver() {
     reconciling = null;
     reconcilingTrigger = null;
+  }
+
+  /** The reconcile running on this thread ended with {@code trigger}: the requests that waited for it count now. */
+  public void reconcileOver(Trigger trigger) {
+    long[] waiting = untriggeredRequests;
+    if (reconciling != null && reconcilingTrigger == null && waiting != null) {
+      for (ApiVerb verb : ApiVerb.values()) {
+        for (long n = waiting[verb.ordinal()]; n > 0; n--) {
+          reconciling.apiRequested(trigger, verb);
+        }
+        waiting[verb.ordinal()] = 0;
+      }
+    }
+    reconcileOver();
+  }
+
+  /** A request of the running reconcile whose trigger is not known yet. */
+  void requestUntriggered(ApiVerb verb) {
+    if (untriggeredRequests == null) {
+      untriggeredRequests = new long[ApiVerb.values().length];
+    }
+    untriggeredRequests[verb.ordinal()]++;
   }
 
   /** Whether a reconcile that the agent attributes runs on this thread. */

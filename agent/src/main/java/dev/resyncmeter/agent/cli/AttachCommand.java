@@ -1,18 +1,27 @@
 package dev.resyncmeter.agent.cli;
 
+import dev.resyncmeter.agent.AgentArguments;
+import dev.resyncmeter.agent.ResyncMeterAgent;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
  * {@code attach <pid | part of the main class name> [agent arguments]}: loads this jar as an agent
- * into a running JVM of Java 17 or later, once. Exit code 0 when the agent runs there, 1 when it
- * could not be loaded (with the reason in one line), 2 for a bad command line.
+ * into a running JVM of Java 17 or later, once. Exit code 0 when the agent runs there and serves its
+ * endpoint; 1 when it could not be loaded or did not start there (with the reason in one line: its
+ * port in use there, say; the agent then stays out and a corrected attach works); 2 for a bad command
+ * line, bad agent arguments included: those are checked with the agent's own parser, as
+ * {@code -javaagent} would, before anything is loaded (the target's {@code RESYNC_METER_*} variables
+ * are the target's, read by the agent there).
  */
 final class AttachCommand {
 
-  static final String USAGE = "usage: java -jar resync-meter-agent.jar attach <pid | part of the main class name> [agent arguments, e.g. port=9500]";
+  static final String USAGE =
+      "usage: java -jar resync-meter-agent.jar attach <pid | part of the main class name> [agent arguments, e.g. port=9500]\n"
+          + "exit code 0: attached and serving; 1: not attached (the reason is printed); 2: bad command line or agent arguments, nothing loaded";
 
   private AttachCommand() {}
 
@@ -24,6 +33,13 @@ final class AttachCommand {
     if (args.length < 1 || args.length > 2 || args[0].isBlank()) {
       err.println("resync-meter attach: " + (args.length == 0 ? "which JVM? give its pid or part of its main class name" : "too many arguments"));
       err.println(USAGE);
+      return 2;
+    }
+    List<String> wrong = AgentArguments.parse(args.length == 2 ? args[1] : null, Map.of()).whatWasWrong();
+    if (!wrong.isEmpty()) {
+      for (String line : wrong) {
+        err.println("resync-meter attach: " + line + "; nothing was loaded");
+      }
       return 2;
     }
     if (!Jvms.attachModulePresent()) {
@@ -45,7 +61,13 @@ final class AttachCommand {
                   + "): not attaching a second one");
         }
         session.load(ownJar(), args.length == 2 ? args[1] : null);
-        String endpoint = session.properties().getProperty(Jvms.ENDPOINT_PROPERTY, "no endpoint: see its stderr");
+        String endpoint = session.properties().getProperty(Jvms.ENDPOINT_PROPERTY);
+        if (endpoint == null || !endpoint.startsWith(ResyncMeterAgent.SERVING)) {
+          throw new Jvms.AttachFailure(
+              "the agent did not start in " + describe(target) + ": "
+                  + (endpoint == null ? "see its stderr" : endpoint.substring(endpoint.startsWith(ResyncMeterAgent.NOT_STARTED) ? ResyncMeterAgent.NOT_STARTED.length() : 0))
+                  + "; it runs as it did, attach again with other agent arguments");
+        }
         out.println("resync-meter attached to " + describe(target) + ": " + endpoint + "; counting starts now");
         if (feature >= 21) {
           out.println("(Java " + feature + " prints a warning on its stderr for a dynamically loaded agent; -XX:+EnableDynamicAgentLoading silences it)");
@@ -101,7 +123,7 @@ final class AttachCommand {
     try {
       return Path.of(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath().toString();
     } catch (Exception e) {
-      throw new Jvms.AttachFailure("cannot tell where this agent jar is: " + e);
+      throw new Jvms.AttachFailure("cannot tell where this agent jar is: " + e.getMessage());
     }
   }
 }

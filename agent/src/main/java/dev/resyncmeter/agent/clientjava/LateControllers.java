@@ -5,10 +5,14 @@ import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.ThreadContext;
+import java.lang.ref.WeakReference;
 import java.lang.management.LockInfo;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -34,10 +38,11 @@ public final class LateControllers {
   private static final IdentityWeakMap<ControllerMetrics> RECONCILES_OF_QUEUE = new IdentityWeakMap<>();
   private static final IdentityWeakMap<Long> LAST_LOOK = new IdentityWeakMap<>();
   /**
-   * Per queue, the workers found waiting in it: a get() they entered before the attach runs without
-   * advice, so the take it ends with is not seen, and the worker is known only by its thread.
+   * The workers found waiting in a queue, by thread id, with that queue: a get() they entered before
+   * the attach runs without advice, so the take it ends with is not seen, and the worker is known only
+   * by its thread until the done of that item.
    */
-  private static final IdentityWeakMap<Set<Long>> WAITING_UNSEEN = new IdentityWeakMap<>();
+  private static final Map<Long, WeakReference<Object>> WAITING_UNSEEN = new ConcurrentHashMap<>();
 
   private LateControllers() {}
 
@@ -52,11 +57,14 @@ public final class LateControllers {
       return null;
     }
     LAST_LOOK.put(queue, now);
-    Set<Long> waiting = ConcurrentHashMap.newKeySet();
+    Set<Long> waiting = new HashSet<>();
     String name = nameOfWorkersWaitingOn(queue, waiting);
     ResyncMetrics metrics = AgentMetrics.get();
     if (name != null && metrics != null) {
-      WAITING_UNSEEN.put(queue, waiting);
+      WeakReference<Object> waitedOn = new WeakReference<>(queue);
+      for (Long thread : waiting) {
+        WAITING_UNSEEN.put(thread, waitedOn);
+      }
       LAST_LOOK.remove(queue);
       RECONCILES_OF_QUEUE.put(queue, metrics.controller(name));
     }
@@ -88,8 +96,25 @@ public final class LateControllers {
    * before the attach, and has not been seen taking an item since. It stops being one here.
    */
   public static boolean tookUnseen(Object queue) {
-    Set<Long> waiting = WAITING_UNSEEN.isEmpty() ? null : WAITING_UNSEEN.get(queue);
-    return waiting != null && waiting.remove(Thread.currentThread().getId());
+    if (WAITING_UNSEEN.isEmpty()) {
+      return false;
+    }
+    Long thread = Thread.currentThread().getId();
+    WeakReference<Object> waitedOn = WAITING_UNSEEN.get(thread);
+    return waitedOn != null && waitedOn.get() == queue && WAITING_UNSEEN.remove(thread, waitedOn);
+  }
+
+  /**
+   * An API request is sent on this thread outside any reconcile the agent knows of. When the thread
+   * is a worker that took its item unseen, it sends it for that item's reconcile: the reconcile is
+   * marked running on the thread, and its requests wait for the trigger its done will tell.
+   */
+  public static void requestOutsideReconcile(ThreadContext context) {
+    WeakReference<Object> waitedOn = WAITING_UNSEEN.isEmpty() ? null : WAITING_UNSEEN.get(Thread.currentThread().getId());
+    ControllerMetrics reconciles = waitedOn == null ? null : reconcilesOf(waitedOn.get());
+    if (reconciles != null) {
+      context.reconcileBeganUntriggered(reconciles);
+    }
   }
 
   private static boolean inWorkerLoop(ThreadInfo thread) {

@@ -140,6 +140,11 @@ public final class ConfigMapOperator implements Reconciler<ConfigMap> {
 
   /** The operator as the samples run it: the mock server's client, no server-side apply (it answers 415). */
   public static Operator operator(KubernetesClient client, ConfigMapOperator reconciler, String namespace) {
+    return operator(client, reconciler, namespace, null);
+  }
+
+  /** The operator with another maximum reconciliation interval than its two seconds, if not null. */
+  static Operator operator(KubernetesClient client, ConfigMapOperator reconciler, String namespace, java.time.Duration maxInterval) {
     Operator operator =
         new Operator(
             o ->
@@ -147,7 +152,14 @@ public final class ConfigMapOperator implements Reconciler<ConfigMap> {
                     .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false)
                     .withSSABasedCreateUpdateMatchForDependentResources(false));
-    operator.register(reconciler, o -> o.settingNamespace(namespace));
+    operator.register(
+        reconciler,
+        o -> {
+          o.settingNamespace(namespace);
+          if (maxInterval != null) {
+            o.withReconciliationMaxInterval(maxInterval);
+          }
+        });
     return operator;
   }
 

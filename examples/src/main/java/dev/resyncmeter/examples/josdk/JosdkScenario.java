@@ -26,6 +26,11 @@ import java.util.function.BooleanSupplier;
  *
  * <p>{@code --http jdk} runs it on fabric8's JDK HTTP client instead of the default one (Vert.x). The
  * client carries the application's own interceptor, which counts every response it sees.
+ *
+ * <p>{@code attach}: the operator (periodic reconciles an hour apart, so no timer fires during the run)
+ * reconciles every ConfigMap, reschedules and retries, says {@code READY FOR ATTACH} when all is
+ * idle, and waits for a line on standard input (the test attaches the agent before it sends one).
+ * From then on it counts afresh, through one change of each ConfigMap.
  */
 public final class JosdkScenario {
 
@@ -37,11 +42,16 @@ public final class JosdkScenario {
   public static void main(String[] args) throws Exception {
     Truth truth = new Truth();
     boolean jdk = args.length >= 2 && args[0].equals("--http") && args[1].equals("jdk");
+    boolean attach = args.length == 1 && args[0].equals("attach");
     RequestCounts requests = new RequestCounts(truth);
     try (MockApiServer server = MockApiServer.start();
         KubernetesClient client = server.client(jdk ? new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory() : null, requests)) {
       System.out.println("HTTP CLIENT " + client.getHttpClient().getClass().getName());
-      run(client, truth);
+      if (attach) {
+        afterAttach(client, truth);
+      } else {
+        run(client, truth);
+      }
     }
     System.out.print(truth.render());
     System.out.println("SCENARIO DONE");
@@ -84,6 +94,37 @@ public final class JosdkScenario {
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "add"), NAMES.size());
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "update"), 2);
     truth.set(series("informer_updates_total", "cause", "watch", "handler", handler, "kind", "ConfigMap", "resource_version", "changed"), 2);
+  }
+
+  static void afterAttach(KubernetesClient client, Truth truth) throws Exception {
+    for (String name : NAMES) {
+      client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
+    }
+    ConfigMapOperator reconciler = new ConfigMapOperator(client, truth);
+    Operator operator = ConfigMapOperator.operator(client, reconciler, NAMESPACE, Duration.ofHours(1));
+    operator.start();
+    try {
+      await(
+          "the first reconciles, the reschedule and the retry",
+          () ->
+              NAMES.stream().allMatch(n -> "success".equals(reconciler.lastResult(n)) && reconciler.reconciles(n) == (n.equals("plain") || n.equals("slow") ? 1 : 2)),
+          Duration.ofSeconds(30));
+      // JOSDK schedules the next (hourly) reconcile after the last one returned: let it settle
+      Thread.sleep(500);
+      System.out.println("READY FOR ATTACH");
+      System.out.flush();
+      java.io.BufferedReader stdin = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+      stdin.readLine();
+      truth.clear();
+      for (String name : NAMES) {
+        int before = reconciler.reconciles(name);
+        phase(name, "after-attach", client);
+        await("the reconcile of " + name + "'s change", () -> reconciler.reconciles(name) == before + 1, Duration.ofSeconds(30));
+      }
+      Thread.sleep(500);
+    } finally {
+      operator.stop();
+    }
   }
 
   private static void phase(String name, String phase, KubernetesClient client) {

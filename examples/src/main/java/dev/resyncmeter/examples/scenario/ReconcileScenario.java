@@ -165,11 +165,14 @@ public final class ReconcileScenario {
    * Runs without the agent until everything is idle, says {@code READY FOR ATTACH}, and waits for a
    * line on standard input (the test attaches the agent before it sends one). From then on it counts
    * afresh, through resyncs, changes, a relist, a requeueing and a failing reconciler: all work that
-   * starts after the attach.
+   * starts after the attach. The reconcilers read and write through the API as in
+   * {@code api-requests}, before the attach too, so the client's classes are loaded when it comes.
    */
   void afterAttach(int objects, int changes) throws Exception {
     try (EmbeddedApiServer server = serverWith(objects)) {
-      Phased phased = startPhased(client(server), objects, null);
+      ApiClient client = client(server);
+      requests = new ApiRequests(client, client(deadPort()));
+      Phased phased = startPhased(client, objects, null);
       BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       System.out.println("READY FOR ATTACH");
       System.out.flush();

@@ -21,6 +21,11 @@ public class Truth {
     counts.computeIfAbsent(series, s -> new AtomicLong()).set(value);
   }
 
+  /** Forgets what was counted so far (from here on an agent attached now counts too). */
+  public void clear() {
+    counts.clear();
+  }
+
   public long get(String series) {
     AtomicLong count = counts.get(series);
     return count == null ? 0 : count.get();

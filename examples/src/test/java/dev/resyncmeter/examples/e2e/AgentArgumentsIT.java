@@ -45,6 +45,17 @@ class AgentArgumentsIT {
   }
 
   @Test
+  void theSameProblemTwiceIsOneWarning() throws Exception {
+    try (AgentProcess host = AgentProcess.start("=,,host=127.0.0.1,port=0", Map.of(), "exit", "7")) {
+      assertThat(host.waitFor(TIMEOUT)).as("exit code\n" + host.transcript()).isEqualTo(7);
+      assertThat(host.agentLines().stream().filter(l -> l.contains(" WARN ")).toList())
+          .containsExactly(
+              "[resync-meter] WARN malformed agent argument '=': expected key=value with key one of [host, port]; ignored",
+              "[resync-meter] WARN empty agent argument (stray ',') in '=,,host=127.0.0.1,port=0'; ignored");
+    }
+  }
+
+  @Test
   void garbageBytesAreReportedPrintablyOnOneLine() throws Exception {
     try (AgentProcess host = AgentProcess.start("port=0,k\u0001\u00e9\u2603=x", Map.of(), "exit", "7")) {
       assertThat(host.waitFor(TIMEOUT)).isEqualTo(7);
@@ -64,7 +75,8 @@ class AgentArgumentsIT {
           .filteredOn(l -> l.contains(" WARN "))
           .singleElement()
           .asString()
-          .contains("cannot serve metrics on 127.0.0.1:" + taken.getLocalPort());
+          .contains("cannot serve metrics on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use; counting goes on without an endpoint")
+          .doesNotContain("Exception");
       assertThat(host.agentLines()).anyMatch(l -> l.contains("serving no endpoint"));
     }
   }

@@ -3,11 +3,14 @@ package dev.resyncmeter.examples.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -71,28 +74,101 @@ class AttachIT {
   /**
    * Two controllers built and idle before the attach: everything after it (resyncs, changes, a relist,
    * requeues, failures) is counted exactly, by handler, controller, trigger and result, with the
-   * names a -javaagent start gives them.
+   * names a -javaagent start gives them, and so are the API requests their reconcilers send, by
+   * trigger and verb (the first reconcile of each worker, whose take was not seen, included).
    */
   @Test
   void everyCountOfWorkThatStartedAfterTheAttachEqualsTheControllersOwn() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
     try (AgentProcess host = AgentProcess.startWithoutAgent("reconcile-scenario", "attach")) {
-      host.awaitStdout("READY FOR ATTACH"::equals, TIMEOUT);
-      Command attach = agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=" + port);
-      assertThat(attach.exit()).as(attach.err()).isZero();
-      host.send("attached");
-      host.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
-      Scrape scrape = Scrape.of("http://127.0.0.1:" + port + "/metrics");
-      ExactCounts.assertReconcileScenario(host.truth(), scrape);
+      Scrape scrape = attachAndRun(host);
+      Map<String, Long> truth = host.truth();
+      // the reconcilers' reads and writes, by the trigger of their reconcile, counted by the reconcilers
+      assertThat(truth)
+          .containsKeys(
+              "controller_reconcile_api_requests_total{controller=\"phased-every-update\",trigger=\"resync_noop\",verb=\"get\"}",
+              "controller_reconcile_api_requests_total{controller=\"phased-every-update\",trigger=\"relist_noop\",verb=\"get\"}",
+              "controller_reconcile_api_requests_total{controller=\"phased-rv-filter\",trigger=\"change\",verb=\"update\"}",
+              "controller_reconcile_api_requests_total{controller=\"phased-rv-filter\",trigger=\"requeue\",verb=\"get\"}");
+      ExactCounts.assertReconcileScenario(truth, scrape);
       // 3 resyncs and a relist of 5 objects: the enqueuing handler's no-ops, and the filtering one's
       assertThat(scrape.value("informer_noop_updates_total{cause=\"resync\",handler=\"phased-every-update\",kind=\"ConfigMap\",outcome=\"enqueued\"}")).isEqualTo(15);
       assertThat(scrape.value("informer_noop_updates_total{cause=\"relist\",handler=\"phased-every-update\",kind=\"ConfigMap\",outcome=\"enqueued\"}")).isEqualTo(5);
       assertThat(scrape.value("informer_noop_updates_total{cause=\"resync\",handler=\"phased-rv-filter\",kind=\"ConfigMap\",outcome=\"dropped\"}")).isEqualTo(15);
       assertThat(scrape.series()).as("nothing was in flight at the attach").noneSatisfy((series, value) -> assertThat(series.contains("trigger=\"unknown\"") && value != 0).isTrue());
       assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
+      AgentProcess.end(host);
+    }
+  }
+
+  /**
+   * A JOSDK operator on fabric8, started and idle before the attach: the reconciles of the changes
+   * after it, and the API requests they send by trigger and verb, equal what the operator and its
+   * client's interceptor counted from the attach on, and so do the client's requests by response.
+   */
+  @Test
+  void aJosdkOperatorsReconcilesAndTheirApiRequestsAfterTheAttachEqualTheOperatorsOwnCounts() throws Exception {
+    try (AgentProcess host = AgentProcess.startWithoutAgent("josdk-scenario", "attach")) {
+      Scrape scrape = attachAndRun(host);
+      Map<String, Long> truth = new LinkedHashMap<>(host.truth());
+      assertThat(truth.remove("reconciles_of{configmap-operator}")).isEqualTo(4L);
+      assertThat(truth)
+          .containsEntry("controller_reconcile_total{controller=\"configmap-operator\",result=\"success\",trigger=\"change\"}", 4L)
+          .containsKeys(
+              "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"get\"}",
+              "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"patch\"}");
+      ExactCounts.assertExported(truth, scrape);
+      List<String> families = new ArrayList<>(ExactCounts.API_REQUEST_FAMILIES);
+      families.addAll(List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count"));
+      ExactCounts.assertNothingElse(truth, scrape, families);
+      assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
+      AgentProcess.end(host);
+    }
+  }
+
+  /**
+   * A bad agent argument is refused with the line -javaagent gives for it, exit code 2 and nothing
+   * loaded; a port taken in the target is told by the command, exit code 1, and the agent stays out:
+   * after either, the corrected attach works.
+   */
+  @Test
+  void aBadArgumentOrATakenPortLeavesTheTargetAsItWasAndTheCorrectedAttachWorks() throws Exception {
+    int free;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      free = socket.getLocalPort();
+    }
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
+      host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
+      String pid = Long.toString(host.pid());
+
+      Command typo = agentCommand("attach", pid, "host=127.0.0.1,port=abc");
+      assertThat(typo.exit()).isEqualTo(2);
+      assertThat(typo.out()).isEmpty();
+      assertThat(typo.err().lines())
+          .containsExactly(
+              "resync-meter attach: bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port); nothing was loaded");
+      Command strays = agentCommand("attach", pid, "=,,host=127.0.0.1,port=0");
+      assertThat(strays.exit()).isEqualTo(2);
+      assertThat(strays.err().lines())
+          .containsExactly(
+              "resync-meter attach: malformed agent argument '=': expected key=value with key one of [host, port]; nothing was loaded",
+              "resync-meter attach: empty agent argument (stray ',') in '=,,host=127.0.0.1,port=0'; nothing was loaded");
+
+      Command inUse = agentCommand("attach", pid, "host=127.0.0.1,port=" + taken.getLocalPort());
+      assertOneLine(inUse, "resync-meter attach: the agent did not start in " + pid + " (");
+      assertThat(inUse.err())
+          .contains(": cannot serve metrics on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use; it runs as it did")
+          .doesNotContain("Exception");
+      host.awaitStderr(l -> l.startsWith("[resync-meter] WARN cannot serve metrics"), TIMEOUT);
+      assertThat(host.agentLines())
+          .containsExactly("[resync-meter] WARN cannot serve metrics on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use; not started, the application runs as it did");
+      assertThat(agentCommand("list").out().lines()).anyMatch(l -> l.startsWith(pid + " ") && l.contains(" no "));
+
+      Command corrected = agentCommand("attach", pid, "host=127.0.0.1,port=" + free);
+      assertThat(corrected.err()).isEmpty();
+      assertThat(corrected.exit()).isZero();
+      assertThat(corrected.out()).contains("serving http://127.0.0.1:" + free + "/metrics; counting starts now");
+      assertThat(Scrape.of("http://127.0.0.1:" + free + "/metrics").series().keySet()).anyMatch(s -> s.startsWith("resync_meter_info{"));
       AgentProcess.end(host);
     }
   }
@@ -127,6 +203,23 @@ class AttachIT {
     Command unknown = agentCommand("detach");
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).startsWith("resync-meter: unknown command 'detach'");
+  }
+
+  /**
+   * Attaches to a scenario that waits for it ({@code READY FOR ATTACH}, then a line on its input), lets
+   * it run to {@code SCENARIO DONE}, and scrapes what the agent counted.
+   */
+  private static Scrape attachAndRun(AgentProcess host) throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    host.awaitStdout("READY FOR ATTACH"::equals, TIMEOUT);
+    Command attach = agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=" + port);
+    assertThat(attach.exit()).as(attach.err()).isZero();
+    host.send("attached");
+    host.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
+    return Scrape.of("http://127.0.0.1:" + port + "/metrics");
   }
 
   private static void assertOneLine(Command command, String start) {

@@ -44,7 +44,12 @@ final class ExactCounts {
     assertNothingElse(
         truth,
         scrape,
-        List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total"));
+        List.of(
+            "controller_reconcile_total",
+            "controller_reconcile_duration_seconds_count",
+            "workqueue_trigger_adds_total",
+            "workqueue_retries_total",
+            "controller_reconcile_api_requests_total"));
     reconcilesOf.forEach(
         (series, counted) -> {
           String controller = series.substring("reconciles_of{".length(), series.length() - 1);

@@ -61,13 +61,34 @@ public final class ControllerBridge {
   }
 
   /**
+   * A worker took an item from {@code queue}. For a controller built before the attach, whose
+   * reconciler the agent could not wrap, that starts the reconcile: the API requests the worker sends
+   * until the done of the item count under it, as those a wrapped reconciler sends.
+   */
+  public static void workTaken(Object queue, ThreadContext context) {
+    try {
+      ControllerMetrics reconciles = LateControllers.reconcilesOf(queue);
+      if (reconciles != null && ControllerInstrumentation.SWITCH.on()) {
+        context.reconcileBegan(reconciles, context.heldTrigger());
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
    * A worker is done with the item it took from {@code queue}. For a controller built before the
    * attach, whose reconciler the agent could not wrap, that ends the reconcile: it ran from get to done.
    */
   public static void workDone(Object queue, ThreadContext context) {
     try {
       ControllerMetrics reconciles = LateControllers.reconcilesOf(queue);
-      if (reconciles == null || !ControllerInstrumentation.SWITCH.on()) {
+      if (reconciles == null) {
+        return;
+      }
+      // first: whatever happens below, no later request of this thread counts under this reconcile
+      context.reconcileOver(context.heldTrigger());
+      if (!ControllerInstrumentation.SWITCH.on()) {
         return;
       }
       ReconcileResult result =

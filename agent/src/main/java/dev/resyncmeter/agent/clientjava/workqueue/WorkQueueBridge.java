@@ -198,6 +198,9 @@ public final class WorkQueueBridge {
           LateControllers.tookUnseen(queue); // seen taking: no longer a worker in an unseen get
         }
         tracker.taken(context, item, queuedAfter);
+        if (LateStart.attached()) {
+          ControllerBridge.workTaken(queue, context);
+        }
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

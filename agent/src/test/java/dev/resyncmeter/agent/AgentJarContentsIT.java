@@ -39,6 +39,24 @@ class AgentJarContentsIT {
   }
 
   /**
+   * Only the shade step writes the agent's path, by renaming its finished jar into place: the jar
+   * plugin's jar of the classes alone (about 200 KB, no dependencies) is {@code
+   * resync-meter-agent-classes.jar}, so that no build ever leaves it where a demo or a test loads the
+   * agent from. What the shade step moves aside, {@code original-resync-meter-agent.jar}, is then the
+   * previous build's whole agent, never the classes alone.
+   */
+  @Test
+  void theJarOfTheClassesAloneIsNeverAtTheAgentsPath() throws IOException {
+    Path classesOnly = Path.of("target", "resync-meter-agent-classes.jar");
+    assertThat(classesOnly).isRegularFile();
+    assertThat(entries(classesOnly)).contains("dev/resyncmeter/agent/ResyncMeterAgent.class").noneMatch(n -> n.startsWith("dev/resyncmeter/agent/shaded/"));
+    Path movedAside = Path.of("target", "original-resync-meter-agent.jar");
+    if (Files.exists(movedAside)) {
+      assertThat(entries(movedAside)).anyMatch(n -> n.startsWith("dev/resyncmeter/agent/shaded/"));
+    }
+  }
+
+  /**
    * The jar sits on the host's system class path: any resource outside our packages is one a host's
    * {@code getResource} or class path scanner could find (a root {@code simplelogger.properties}, a
    * library's build properties, {@code META-INF/versions/}, Maven metadata...). Only the manifest,
@@ -144,8 +162,12 @@ class AgentJarContentsIT {
   }
 
   private static List<String> entries() throws IOException {
-    assertThat(Files.isRegularFile(JAR)).as(JAR + " is built by `mvn package`").isTrue();
-    try (JarFile jar = new JarFile(JAR.toFile())) {
+    return entries(JAR);
+  }
+
+  private static List<String> entries(Path path) throws IOException {
+    assertThat(Files.isRegularFile(path)).as(path + " is built by `mvn package`").isTrue();
+    try (JarFile jar = new JarFile(path.toFile())) {
       return Collections.list(jar.entries()).stream().map(ZipEntry::getName).toList();
     }
   }

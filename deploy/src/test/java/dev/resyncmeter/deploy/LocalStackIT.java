@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class LocalStackIT {
 
   private static final List<Process> processes = new ArrayList<>();
+  /** Processes the test did not start itself: run-prometheus's Prometheus, ended here should the script not end it. */
+  private static final List<ProcessHandle> children = new ArrayList<>();
   private static Path work;
   private static int agentPort;
 
@@ -52,6 +56,7 @@ class LocalStackIT {
 
   @AfterAll
   static void stop() throws Exception {
+    children.forEach(ProcessHandle::destroy);
     for (Process process : processes) {
       process.destroy();
       if (!process.waitFor(20, TimeUnit.SECONDS)) {
@@ -121,6 +126,85 @@ class LocalStackIT {
     assertThat(active).extracting(t -> t.at("/labels/pod").asText()).containsExactly("controller-7d9f-abcde");
   }
 
+  /**
+   * {@code deploy/local/run-prometheus} as a user runs it against the agent: the target up and the
+   * repository's rules loaded; stopped by its PID with SIGTERM (and again with SIGINT), it stops
+   * Prometheus and removes its data directory.
+   */
+  @Test
+  void runPrometheusScrapesTheAgentWithTheRulesAndLeavesNothingBehindWhenStopped() throws Exception {
+    Tools.require("prometheus", "apt-get install -y prometheus");
+    String instance = "127.0.0.1:" + agentPort;
+    for (String signal : List.of("TERM", "INT")) {
+      Path tmp = Files.createDirectories(work.resolve("run-prometheus-tmp-" + signal));
+      Path log = work.resolve("run-prometheus-" + signal + ".log");
+      int port = freePort();
+      ProcessBuilder builder =
+          new ProcessBuilder("bash", RunPrometheusTest.SCRIPT.toString(), "--listen", "127.0.0.1:" + port, instance)
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
+      builder.environment().put("TMPDIR", tmp.toString());
+      Process script = builder.start();
+      processes.add(script);
+      String api = awaitReady("http://127.0.0.1:" + port, script, log);
+      List<ProcessHandle> started = script.toHandle().children().toList();
+      children.addAll(started);
+      assertThat(started).as("the script's one child").hasSize(1);
+      ProcessHandle prometheus = started.get(0);
+      assertThat(prometheus.info().command()).hasValueSatisfying(c -> assertThat(c).endsWith("/prometheus"));
+      try (Stream<Path> dirs = Files.list(tmp)) {
+        assertThat(dirs.toList()).as("its data directory").singleElement().satisfies(d -> assertThat(d.getFileName().toString()).startsWith("run-prometheus."));
+      }
+      if (signal.equals("TERM")) {
+        JsonNode target = awaitJson(api + "/api/v1/targets?state=active", t -> t.at("/data/activeTargets/0/health").asText().equals("up"), log);
+        assertThat(target.at("/data/activeTargets")).singleElement().satisfies(t -> {
+          assertThat(t.at("/labels/job").asText()).isEqualTo("resync-meter");
+          assertThat(t.at("/labels/instance").asText()).isEqualTo(instance);
+        });
+        // every rule of the repository's file, by group, loaded and not failing
+        Map<String, List<String>> loaded = new HashMap<>();
+        for (JsonNode group : get(api + "/api/v1/rules").at("/data/groups")) {
+          List<String> rules = loaded.computeIfAbsent(group.path("name").asText(), g -> new ArrayList<>());
+          for (JsonNode rule : group.path("rules")) {
+            assertThat(rule.path("health").asText()).as(rule.toString()).isNotEqualTo("err");
+            rules.add(rule.path("name").asText());
+          }
+        }
+        Map<String, List<String>> shipped = new HashMap<>();
+        for (JsonNode group : Yaml.documents(Tools.ROOT.resolve("dashboards/rules/resync-meter.rules.yml")).get(0).path("groups")) {
+          List<String> rules = shipped.computeIfAbsent(group.path("name").asText(), g -> new ArrayList<>());
+          for (JsonNode rule : group.path("rules")) {
+            rules.add(rule.has("record") ? rule.path("record").asText() : rule.path("alert").asText());
+          }
+        }
+        assertThat(shipped).isNotEmpty();
+        assertThat(loaded).isEqualTo(shipped);
+        script.destroy(); // SIGTERM
+      } else {
+        assertThat(new ProcessBuilder("kill", "-INT", Long.toString(script.pid())).start().waitFor(10, TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(script.waitFor(30, TimeUnit.SECONDS)).as("the script ends on SIG" + signal + "\n" + Files.readString(log)).isTrue();
+      assertThat(script.exitValue()).isEqualTo(signal.equals("TERM") ? 143 : 130);
+      assertThat(prometheus.isAlive()).as("prometheus after SIG" + signal + " to the script").isFalse();
+      assertThat(tmp).as("the data directory after SIG" + signal).isEmptyDirectory();
+      assertThat(Files.readString(log)).contains("msg=\"See you next time!\"");
+    }
+  }
+
+  /** Gets {@code url} until its JSON satisfies {@code done}, for at most 60 s. */
+  private static JsonNode awaitJson(String url, Predicate<JsonNode> done, Path log) throws Exception {
+    JsonNode body = null;
+    for (int attempt = 0; attempt < 120; attempt++) {
+      body = get(url);
+      if (done.test(body)) {
+        return body;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError(url + " gave " + body + "\n" + Files.readString(log));
+  }
+
   private static String pod(String address, String scrapeLabel, String portName, String phase, String name) {
     return "{\"targets\":[\"" + address + "\"],\"labels\":{"
         + (scrapeLabel == null ? "" : "\"__meta_kubernetes_pod_label_resync_meter_dev_scrape\":\"" + scrapeLabel + "\",")
@@ -135,7 +219,7 @@ class LocalStackIT {
   private static String prometheus(Path config) throws Exception {
     int port = freePort();
     Path dir = config.getParent();
-    processes.add(
+    Process prometheus =
         new ProcessBuilder(
                 Tools.require("prometheus", "apt-get install -y prometheus").toString(),
                 "--config.file=" + config,
@@ -143,9 +227,14 @@ class LocalStackIT {
                 "--web.listen-address=127.0.0.1:" + port)
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("prometheus.log").toFile())
-            .start());
-    String api = "http://127.0.0.1:" + port;
-    for (int attempt = 0; attempt < 60; attempt++) {
+            .start();
+    processes.add(prometheus);
+    return awaitReady("http://127.0.0.1:" + port, prometheus, dir.resolve("prometheus.log"));
+  }
+
+  /** Waits at most 30 s, while {@code process} runs, for Prometheus at {@code api} to be ready; {@code api}. */
+  private static String awaitReady(String api, Process process, Path log) throws Exception {
+    for (int attempt = 0; attempt < 60 && process.isAlive(); attempt++) {
       try {
         if (get(api + "/-/ready") != null) {
           return api;
@@ -154,7 +243,7 @@ class LocalStackIT {
         Thread.sleep(500);
       }
     }
-    throw new AssertionError("prometheus did not get ready:\n" + Files.readString(dir.resolve("prometheus.log")));
+    throw new AssertionError("prometheus did not get ready:\n" + Files.readString(log));
   }
 
   /** Queries until the result satisfies {@code done}, for at most 60 s. */

@@ -92,8 +92,9 @@ final class AgentProcess implements AutoCloseable {
   }
 
   /**
-   * The JDK the forked JVMs run on: the one running the tests, or with {@code -Dresyncmeter.testJdk=25}
-   * a JDK 25 found by {@link Jdks} (the build's second pass of the end-to-end tests).
+   * The JDK the forked JVMs run on: with {@code -Dresyncmeter.testJdk=N} a JDK N found by {@link Jdks}
+   * (the build names 17 in its first pass of the end-to-end tests, 25 in its second), else the one
+   * running the tests.
    */
   static Path javaHome() {
     String feature = System.getProperty("resyncmeter.testJdk", "");

@@ -2,19 +2,38 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The demo as a user runs it: the report every 10 s, the whole run's report when it stops, and a
- * clean end; its command line answers --help and refuses a bad value in one line.
+ * clean end; its command line answers --help and refuses a bad value in one line. And the
+ * repository's {@code ./demo} script that builds and starts it: its help, when it builds, each
+ * library's demo through it, and no terminal escape codes in anything it prints.
  */
 class DemoIT {
 
   static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+  /** The repository's root, where {@code ./demo} is: the examples module's parent folder. */
+  private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+  private static final Path STAMP = ROOT.resolve("examples/target/demo-build.stamp");
+  private static final String BUILDING = "demo: building the agent and the examples (mvn package)...";
+
+  @TempDir Path dir;
 
   @Test
   void aShortRunEndsWithTheWholeRunsReportWithItsRelistAndLostNotificationsAndNoStackTrace() throws Exception {
@@ -88,6 +107,124 @@ class DemoIT {
         assertThat(demo.stderr()).singleElement().asString().startsWith("demo: ").contains("usage: demo");
       }
     }
+  }
+
+  /** {@code ./demo --help}: every option the demo takes, each described, without Maven or Java. */
+  @Test
+  void theScriptsHelpDescribesEveryOptionOfTheDemoWithoutBuildingOrStartingJava() throws Exception {
+    Path stubs = stubs("echo \"$(basename \"$0\") must not run\" >&2; exit 99");
+    Script help = script(Duration.ofSeconds(10), stubs, 9464, "--help");
+    assertThat(help.err()).isEmpty();
+    assertThat(help.exit()).isZero();
+    assertThat(help.out()).doesNotContain("\u001b").startsWith("usage: ./demo [--library client-java|fabric8|josdk] ");
+    String demoUsage;
+    try (AgentProcess demo = AgentProcess.startWithoutAgent("demo", "--help")) {
+      assertThat(demo.waitFor(TIMEOUT)).isZero();
+      demoUsage = demo.stdout().get(0);
+    }
+    List<String> options = new ArrayList<>(List.of("--help"));
+    for (Matcher option = Pattern.compile("--[a-z-]+").matcher(demoUsage); option.find(); ) {
+      options.add(option.group());
+    }
+    assertThat(options).contains("--library", "--seconds", "--kubeconfig", "--in-cluster", "--metrics-url");
+    // each on a line of its own: "  --option [VALUE]  what it does"
+    Pattern described = Pattern.compile("  (--[a-z-]+)(,? \\S+)? {2,}\\S.*");
+    List<String> documented = help.out().lines().map(described::matcher).filter(Matcher::matches).map(m -> m.group(1)).toList();
+    assertThat(documented).containsExactlyInAnyOrderElementsOf(options);
+  }
+
+  /**
+   * {@code ./demo} runs Maven when there has been no build through it or a source changed since (a
+   * file removed counts), and not otherwise; Maven in batch mode, without colours or jansi's resets.
+   */
+  @Test
+  void theScriptBuildsOnlyWhenASourceChangedSinceItsLastBuild() throws Exception {
+    Path calls = dir.resolve("calls");
+    Path stubs = stubs("echo \"$(basename \"$0\") $* MAVEN_OPTS=${MAVEN_OPTS:-}\" >> '" + calls + "'");
+    Files.deleteIfExists(STAMP);
+    Script first = script(Duration.ofSeconds(30), stubs, 19464, "--library", "fabric8", "--seconds", "1");
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.err()).isEqualTo(BUILDING + "\n");
+    assertThat(Files.readAllLines(calls))
+        .containsExactly(
+            "mvn --batch-mode --quiet -Dstyle.color=never -DskipTests package --projects agent,examples --also-make MAVEN_OPTS= -Djansi.noreset=true",
+            "java -javaagent:" + AgentProcess.agentJar() + "=port=19464 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -jar "
+                + AgentProcess.examplesJar() + " demo --metrics-url http://127.0.0.1:19464/metrics --library fabric8 --seconds 1 MAVEN_OPTS=");
+    assertThat(STAMP).isRegularFile();
+
+    Files.delete(calls);
+    Script again = script(Duration.ofSeconds(30), stubs, 19464);
+    assertThat(again.err()).isEmpty();
+    assertThat(Files.readAllLines(calls)).singleElement().asString().startsWith("java ");
+
+    // a file added to examples/src and removed again: its folder changed, so a build
+    Path probe = ROOT.resolve("examples/src/demo-it-probe");
+    Files.writeString(probe, "");
+    Files.delete(probe);
+    Files.delete(calls);
+    Script changed = script(Duration.ofSeconds(30), stubs, 19464);
+    assertThat(changed.err()).isEqualTo(BUILDING + "\n");
+    assertThat(Files.readAllLines(calls)).hasSize(2).first().asString().startsWith("mvn ");
+  }
+
+  /**
+   * {@code ./demo --library L} for each library the README names, the first after a real build: each
+   * ends with the whole run's report, and nothing any of them prints, Maven included, has an escape code.
+   */
+  @Test
+  void eachLibrarysDemoRunsThroughTheScriptAfterARealBuildWithoutEscapeCodes() throws Exception {
+    Files.deleteIfExists(STAMP);
+    boolean built = false;
+    for (String library : List.of("client-java", "fabric8", "josdk")) {
+      int port;
+      try (ServerSocket socket = new ServerSocket(0)) {
+        port = socket.getLocalPort();
+      }
+      Script run = script(Duration.ofSeconds(built ? 60 : 300), AgentProcess.javaHome().resolve("bin"), port, "--library", library, "--seconds", "2");
+      String transcript = library + "\n--- stdout\n" + run.out() + "\n--- stderr\n" + run.err();
+      assertThat(run.exit()).as(transcript).isZero();
+      assertThat(run.out() + run.err()).as(transcript).doesNotContain("\u001b");
+      assertThat(run.err().lines().filter(BUILDING::equals).count()).as(transcript).isEqualTo(built ? 0 : 1);
+      built = true;
+      assertThat(run.out()).as(transcript).contains("] demo: stopping; the whole run\nresync cost of http://127.0.0.1:" + port + "/metrics, since the agent started\n");
+      assertThat(run.out() + run.err()).as(transcript).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain(" ERROR ");
+    }
+  }
+
+  record Script(int exit, String out, String err) {}
+
+  /**
+   * Runs {@code ./demo} from another folder to its end within {@code timeout}, with {@code first} at
+   * the head of its PATH and the agent's port {@code port}; any other RESYNC_METER_ variable removed.
+   */
+  private Script script(Duration timeout, Path first, int port, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("demo").toString()));
+    command.addAll(List.of(args));
+    Path out = Files.createTempFile(dir, "demo", ".out");
+    Path err = Files.createTempFile(dir, "demo", ".err");
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+    Map<String, String> environment = builder.environment();
+    environment.keySet().removeIf(k -> k.startsWith("RESYNC_METER_") || k.equals("MAVEN_OPTS"));
+    environment.put("RESYNC_METER_PORT", Integer.toString(port));
+    environment.put("PATH", first + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      throw new AssertionError("./demo " + String.join(" ", args) + " did not end within " + timeout + "\n" + Files.readString(err));
+    }
+    return new Script(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  /** A folder with an {@code mvn} and a {@code java} that run {@code body}. */
+  private Path stubs(String body) throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    for (String name : List.of("mvn", "java")) {
+      Path stub = bin.resolve(name);
+      Files.writeString(stub, "#!/bin/sh\n" + body + "\n");
+      Files.setPosixFilePermissions(stub, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    return bin;
   }
 
   private static String[] prepend(String first, String[] rest) {

@@ -89,7 +89,8 @@ class DemoIT {
       assertThat(json.out()).containsPattern("\"handler\": \"configmap-rv-filter\", .*\"verdict\": \"filters_noops\"");
       AttachIT.Command table = AttachIT.agentCommand("report", "--url", url, "--window", "1s");
       assertThat(table.exit()).isZero();
-      assertThat(table.out()).startsWith("resync cost of " + url + ", over 1.0 s\n");
+      // the window is the time between the two scrapes as measured: 1 s, more on a busy machine
+      assertThat(table.out()).containsPattern("\\Aresync cost of " + java.util.regex.Pattern.quote(url) + ", over (1\\.\\d|[2-9]\\.\\d) s\n");
       assertThat(table.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
     }
   }

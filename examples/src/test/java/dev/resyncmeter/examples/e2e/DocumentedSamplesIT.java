@@ -2,6 +2,7 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,12 +21,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Every sample of output in the README and docs/ is what the program prints today: the runs below
  * produce it, and each sample's shape (its words, numbers aside) must stand in its run's output. A
- * changed line of a report, a new line or a renamed field fails here until the docs show it.
+ * changed line of a report, a new line or a renamed field fails here until the docs show it. Line
+ * breaks are not compared: the report wraps a long line where the width of its numbers makes it.
  */
 class DocumentedSamplesIT {
 
   /** The runs samples may name (see {@link Documentation}). */
-  static final Set<String> SAMPLES = Set.of("demo client-java", "demo fabric8", "demo josdk", "start line", "report window", "attach", "attach line");
+  static final Set<String> SAMPLES = Set.of(
+          "demo client-java", "demo fabric8", "demo josdk", "start line", "report window", "attach", "attach line", "attach bad argument",
+          "attach port in use");
 
   static final Set<String> KEY_SAMPLES = Set.of("report json");
 
@@ -68,11 +72,13 @@ class DocumentedSamplesIT {
     }
     try (AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
       host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
-      // the examples' jar stands for the user's controller in the sample
-      String attach = AttachIT.agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=" + freePort()).out();
-      outputs.put("attach", attach.replace(AgentProcess.examplesJar().toString(), "my-controller.jar").lines().toList());
-      host.awaitStderr(l -> l.startsWith("[resync-meter] INFO attached to a running JVM"), TIMEOUT);
-      outputs.put("attach line", host.agentLines().subList(1, 2));
+      String pid = Long.toString(host.pid());
+      outputs.put("attach bad argument", AttachIT.agentCommand("attach", pid, "port=abc").err().lines().toList());
+      try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+        outputs.put("attach port in use", asUsersJar(AttachIT.agentCommand("attach", pid, "host=127.0.0.1,port=" + taken.getLocalPort()).err()));
+      }
+      outputs.put("attach", asUsersJar(AttachIT.agentCommand("attach", pid, "host=127.0.0.1,port=" + freePort()).out()));
+      outputs.put("attach line", List.of(host.awaitStderr(l -> l.startsWith("[resync-meter] INFO attached to a running JVM"), TIMEOUT)));
     }
   }
 
@@ -120,6 +126,11 @@ class DocumentedSamplesIT {
         }
       }
     }
+  }
+
+  /** The examples' jar stands for the user's controller in the samples. */
+  private static List<String> asUsersJar(String output) {
+    return output.replace(AgentProcess.examplesJar().toString(), "my-controller.jar").lines().toList();
   }
 
   private static int freePort() throws Exception {

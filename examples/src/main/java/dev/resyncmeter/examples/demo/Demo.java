@@ -10,8 +10,11 @@ import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import java.io.FileReader;
+import dev.resyncmeter.report.Problems;
+import java.io.IOException;
 import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
@@ -84,7 +87,7 @@ public final class Demo {
       System.out.println("demo: watching ConfigMaps of the cluster it runs in (no churn)");
       run(client, null, metricsUrl, seconds);
     } else if (kubeconfig != null) {
-      try (Reader reader = new FileReader(kubeconfig)) {
+      try (Reader reader = readable(kubeconfig)) {
         ApiClient client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
         System.out.println("demo: watching ConfigMaps of the cluster in " + kubeconfig + " (no churn)");
         run(client, null, metricsUrl, seconds);
@@ -114,6 +117,17 @@ public final class Demo {
       }
     }
     MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
+  /** The kubeconfig file, or one line on stderr and exit code 2 when it cannot be read. */
+  private static Reader readable(String kubeconfig) {
+    try {
+      return Files.newBufferedReader(Path.of(kubeconfig));
+    } catch (IOException e) {
+      System.err.println("demo: cannot read the kubeconfig " + kubeconfig + ": " + Problems.inWords(e));
+      System.exit(2);
+      return null;
+    }
   }
 
   private static String value(String[] args, int i) {

@@ -108,6 +108,10 @@ class DemoIT {
         assertThat(demo.stderr()).singleElement().asString().startsWith("demo: ").contains("usage: demo");
       }
     }
+    try (AgentProcess demo = AgentProcess.startWithoutAgent("demo", "--kubeconfig", "/nonexistent/kubeconfig")) {
+      assertThat(demo.waitFor(TIMEOUT)).isEqualTo(2);
+      assertThat(demo.stderr()).containsExactly("demo: cannot read the kubeconfig /nonexistent/kubeconfig: no such file");
+    }
   }
 
   /** {@code ./demo --help}: every option the demo takes, each described, without Maven or Java. */

@@ -72,6 +72,10 @@ public final class ReportCommand {
       if (url != null && !files.isEmpty()) {
         throw new UsageException("--url or saved scrapes, not both");
       }
+      if (window != null && files.size() == 1) {
+        // one saved scrape counts since the agent started: a window would be silently ignored
+        throw new UsageException("--window needs two saved scrapes or an endpoint; one saved scrape counts since the agent started");
+      }
     } catch (UsageException e) {
       err.println("resync-meter report: " + e.getMessage());
       err.println(USAGE);

@@ -197,11 +197,12 @@ class ReportCommandTest {
   @Test
   void aBadCommandLineGivesItsProblemAndTheUsageWithExitTwo() {
     for (String[] args : List.of(
-        new String[] {"--window", "0s", scrape("josdk.prom")},
-        new String[] {"--window", "-5s", scrape("josdk.prom")},
-        new String[] {"--window", "soon", scrape("josdk.prom")},
+        new String[] {"--window", "0s", scrape("josdk.prom"), scrape("josdk.prom")},
+        new String[] {"--window", "-5s", scrape("josdk.prom"), scrape("josdk.prom")},
+        new String[] {"--window", "soon", scrape("josdk.prom"), scrape("josdk.prom")},
         new String[] {"--format", "yaml", scrape("josdk.prom")},
         new String[] {"--window"},
+        new String[] {"--window", "30s", scrape("josdk.prom")},
         new String[] {"--verbose"},
         new String[] {"a", "b", "c"})) {
       Run run = run(args);
@@ -211,6 +212,8 @@ class ReportCommandTest {
       assertThat(run.err()).contains(ReportCommand.USAGE);
     }
     assertThat(run("--window", "0s", scrape("josdk.prom")).err()).startsWith("resync-meter report: --window must be longer than zero, not '0s'");
+    assertThat(run("--window", "30s", scrape("josdk.prom")).err())
+        .startsWith("resync-meter report: --window needs two saved scrapes or an endpoint; one saved scrape counts since the agent started\n");
   }
 
   @Test

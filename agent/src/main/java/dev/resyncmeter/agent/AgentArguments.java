@@ -18,9 +18,10 @@ public final class AgentArguments {
 
   private String host = DEFAULT_HOST;
   private int port = DEFAULT_PORT;
-  /** What was wrong with each bad piece, and beside it what the agent does instead: one problem each. */
-  private final List<String> wrong = new ArrayList<>();
-  private final List<String> instead = new ArrayList<>();
+  /** What was wrong with a bad piece, and what the agent does instead. */
+  private record Problem(String whatWasWrong, String whatInstead) {}
+
+  private final List<Problem> problems = new ArrayList<>();
 
   private AgentArguments() {}
 
@@ -144,17 +145,20 @@ public final class AgentArguments {
    * is one line: the second says nothing new.
    */
   private void problem(String whatWasWrong, String whatInstead) {
-    if (!wrong.contains(whatWasWrong)) {
-      wrong.add(whatWasWrong);
-      instead.add(whatInstead);
+    for (Problem known : problems) {
+      if (known.whatWasWrong().equals(whatWasWrong)) {
+        return;
+      }
     }
+    problems.add(new Problem(whatWasWrong, whatInstead));
   }
 
   /** One line each: what was wrong and what the agent does instead. */
   public List<String> problems() {
+    // plain loops: premain reads this, and a first lambda would cost the host's start milliseconds
     List<String> lines = new ArrayList<>();
-    for (int i = 0; i < wrong.size(); i++) {
-      lines.add(wrong.get(i) + "; " + instead.get(i));
+    for (Problem problem : problems) {
+      lines.add(problem.whatWasWrong() + "; " + problem.whatInstead());
     }
     return lines;
   }
@@ -164,6 +168,10 @@ public final class AgentArguments {
    * which loads nothing when anything was wrong.
    */
   public List<String> whatWasWrong() {
-    return List.copyOf(wrong);
+    List<String> lines = new ArrayList<>();
+    for (Problem problem : problems) {
+      lines.add(problem.whatWasWrong());
+    }
+    return lines;
   }
 }

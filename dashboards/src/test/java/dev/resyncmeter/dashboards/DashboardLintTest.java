@@ -163,6 +163,44 @@ class DashboardLintTest {
     }
   }
 
+  /** The agent sees writes to the Kubernetes API only: every panel on effects says so. */
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void everyPanelOnEffectsSaysThatWritesOutsideTheKubernetesApiAreNotSeen(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      if (Dashboards.expressions(panel).stream().anyMatch(e -> e.contains("controller_reconcile_effect_total"))) {
+        assertThat(panel.get("description").getAsString()).as(title(panel)).contains(Dashboards.WRITES_NOT_SEEN);
+      }
+    }
+  }
+
+  /** Waste or repair: no-op triggers and periodic each in a query of their own, never folded together. */
+  @Test
+  void theOverviewShowsEffectsByTriggerTheShareThatChangedNothingAndTheRepairs() throws Exception {
+    List<JsonObject> panels = Dashboards.panels(Dashboards.read(Dashboards.FOLDER.resolve("resync-cost-overview.json")));
+    String selector = "job=~\"$job\", namespace=~\"$namespace\", pod=~\"$pod\"";
+    assertThat(Dashboards.expressions(panel(panels, "Reconciles by trigger and effect")))
+        .containsExactly("sum by (trigger, effect) (rate(controller_reconcile_effect_total{" + selector + "}[$__rate_interval]))");
+    List<String> shares = Dashboards.expressions(panel(panels, "No-op and periodic reconciles that changed nothing"));
+    assertThat(shares).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      String reconciles = "rate(controller_reconcile_effect_total{" + selector + ", trigger" + (i == 0 ? "=~\".*_noop\"" : "=\"periodic\"");
+      // none and unchanged over all, 0 for a controller whose reconciles all changed something
+      assertThat(shares.get(i))
+          .isEqualTo(
+              "(sum by (controller) (" + reconciles + ", effect!=\"changed\"}[$__rate_interval])) or 0 * sum by (controller) (" + reconciles
+                  + "}[$__rate_interval]))) / sum by (controller) (" + reconciles + "}[$__rate_interval]))");
+    }
+    assertThat(Dashboards.expressions(panel(panels, "Repairs on no-op triggers and periodic")))
+        .containsExactly(
+            "sum by (controller) (rate(controller_reconcile_effect_total{" + selector + ", trigger=~\".*_noop\", effect=\"changed\"}[$__rate_interval]))",
+            "sum by (controller) (rate(controller_reconcile_effect_total{" + selector + ", trigger=\"periodic\", effect=\"changed\"}[$__rate_interval]))");
+  }
+
+  private static JsonObject panel(List<JsonObject> panels, String title) {
+    return panels.stream().filter(p -> title(p).equals(title)).findFirst().orElseThrow(() -> new AssertionError("no panel " + title));
+  }
+
   @Test
   void theLintCatchesWhatItIsFor() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> assertCountersAndGauges("t", "sum(informer_updates_total{job=~\"$job\"})"))

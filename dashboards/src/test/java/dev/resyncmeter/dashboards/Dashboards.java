@@ -24,6 +24,9 @@ final class Dashboards {
   static final Path RULES = FOLDER.resolve("rules").resolve("resync-meter.rules.yml");
   static final Path RULE_TESTS = FOLDER.resolve("rules").resolve("resync-meter.rules.test.yml");
 
+  /** What every panel and rule on effects says: the agent classifies writes to the Kubernetes API only. */
+  static final String WRITES_NOT_SEEN = "Writes outside the Kubernetes API (a cloud API, a database) are not seen";
+
   private Dashboards() {}
 
   static List<Path> files() throws IOException {

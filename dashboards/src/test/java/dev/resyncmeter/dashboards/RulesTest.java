@@ -41,6 +41,35 @@ class RulesTest {
     }
   }
 
+  /** A recording rule has no description: the comment above it says what the effects cannot see. */
+  @Test
+  void everyRuleOnEffectsSaysThatWritesOutsideTheKubernetesApiAreNotSeen() throws Exception {
+    List<String> lines = java.nio.file.Files.readAllLines(Dashboards.RULES, StandardCharsets.UTF_8);
+    List<String> onEffects = new java.util.ArrayList<>();
+    for (Map<String, Object> rule : Dashboards.rules()) {
+      if (!((String) rule.get("expr")).contains("controller_reconcile_effect_total")) {
+        continue;
+      }
+      String name = (String) (rule.containsKey("record") ? rule.get("record") : rule.get("alert"));
+      onEffects.add(name);
+      String said;
+      if (rule.containsKey("alert")) {
+        @SuppressWarnings("unchecked")
+        Map<String, String> annotations = (Map<String, String>) rule.get("annotations");
+        said = annotations.get("description");
+      } else {
+        int at = lines.indexOf("      - record: " + name);
+        StringBuilder comment = new StringBuilder();
+        for (int i = at - 1; i >= 0 && lines.get(i).trim().startsWith("#"); i--) {
+          comment.insert(0, lines.get(i).trim().substring(1).trim() + " ");
+        }
+        said = comment.toString();
+      }
+      assertThat(said.replaceAll("\\s+", " ")).as(name).contains(Dashboards.WRITES_NOT_SEEN);
+    }
+    assertThat(onEffects).containsExactly("resync_meter:noop_reconcile_waste_ratio:rate5m", "resync_meter:periodic_reconcile_waste_ratio:rate5m");
+  }
+
   private static Result promtool(String... args) throws IOException, InterruptedException {
     List<String> command = new java.util.ArrayList<>();
     command.add(Tools.require("promtool").toString());

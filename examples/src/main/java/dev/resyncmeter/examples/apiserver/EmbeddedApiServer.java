@@ -232,6 +232,29 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /**
+   * Replaces a ConfigMap's data with a new resourceVersion, as any write, but records no event: no
+   * watch, open or resumed, ever hears of it, as if its event were lost. Only a list or a get shows
+   * it (the drift an informer's cache keeps until the next change or relist).
+   *
+   * @throws NoSuchElementException if it does not exist
+   */
+  public V1ConfigMap updateWithoutEvent(String namespace, String name, Map<String, String> data) {
+    lock.lock();
+    try {
+      V1ConfigMap current = objects.get(key(namespace, name));
+      if (current == null) {
+        throw new NoSuchElementException(notFound(name).getMessage());
+      }
+      V1ConfigMap next = copy(current).data(new LinkedHashMap<>(data));
+      next.getMetadata().setResourceVersion(Long.toString(++revision));
+      objects.put(key(namespace, name), next);
+      return copy(next);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Deletes a ConfigMap.
    *
    * @throws NoSuchElementException if it does not exist

@@ -2,6 +2,7 @@ package dev.resyncmeter.examples.controller;
 
 import io.kubernetes.client.extended.controller.Controller;
 import io.kubernetes.client.extended.controller.ControllerManager;
+import io.kubernetes.client.extended.controller.builder.ControllerManagerBuilder;
 import io.kubernetes.client.extended.controller.builder.ControllerBuilder;
 import io.kubernetes.client.extended.controller.reconciler.Reconciler;
 import io.kubernetes.client.extended.controller.reconciler.Request;
@@ -13,6 +14,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,12 +25,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * The sample: two client-java controllers over one shared ConfigMap informer with a resync period.
  * {@value #EVERY_UPDATE} enqueues every update, as the Go deployment controller's
  * {@code updateDeployment} does; {@value #RV_FILTER} skips updates whose resource version did not
- * change, as its {@code updateReplicaSet} does. Nothing in here knows about resync-meter.
+ * change, as its {@code updateReplicaSet} does. Both only read: their resync reconciles change
+ * nothing. On request a third, {@value #DRIFT_REPAIR}, enqueues every update too and writes: it keeps
+ * every ConfigMap's {@value #LOG_LEVEL} at {@value #DESIRED_LOG_LEVEL}, so a resync that replays an
+ * object whose server copy drifted without a watch event repairs it. Nothing in here knows about
+ * resync-meter.
  */
 public final class SampleController implements AutoCloseable {
 
   public static final String EVERY_UPDATE = "configmap-every-update";
   public static final String RV_FILTER = "configmap-rv-filter";
+  public static final String DRIFT_REPAIR = "configmap-drift-repair";
+  /** The data key {@value #DRIFT_REPAIR} keeps at {@value #DESIRED_LOG_LEVEL}. */
+  public static final String LOG_LEVEL = "log-level";
+  public static final String DESIRED_LOG_LEVEL = "info";
   static final Duration RECONCILE_WORK = Duration.ofMillis(20);
 
   /** What each watch's filters saw and decided: the application's own view of its handlers. */
@@ -67,20 +78,39 @@ public final class SampleController implements AutoCloseable {
       SharedIndexInformer<V1ConfigMap> informer,
       Duration resyncPeriod,
       WatchObserver observer) {
+    this(client, factory, informer, resyncPeriod, observer, false);
+  }
+
+  /**
+   * Both controllers and, with {@code driftRepair}, {@value #DRIFT_REPAIR} too. It writes to every
+   * ConfigMap it watches: give it only an API server of the application's own, never a user's cluster.
+   */
+  public SampleController(
+      ApiClient client,
+      SharedInformerFactory factory,
+      SharedIndexInformer<V1ConfigMap> informer,
+      Duration resyncPeriod,
+      WatchObserver observer,
+      boolean driftRepair) {
     this.factory = factory;
     GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api = new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
-    Controller everyUpdate = controller(EVERY_UPDATE, informer, api, resyncPeriod, observer, false);
-    Controller rvFilter = controller(RV_FILTER, informer, api, resyncPeriod, observer, true);
-    this.manager = ControllerBuilder.controllerManagerBuilder(factory).addController(everyUpdate).addController(rvFilter).build();
+    ControllerManagerBuilder controllers =
+        ControllerBuilder.controllerManagerBuilder(factory)
+            .addController(controller(EVERY_UPDATE, informer, resyncPeriod, observer, false, new ConfigMapReconciler(informer, api)))
+            .addController(controller(RV_FILTER, informer, resyncPeriod, observer, true, new ConfigMapReconciler(informer, api)));
+    if (driftRepair) {
+      controllers.addController(controller(DRIFT_REPAIR, informer, resyncPeriod, observer, false, new LogLevelReconciler(api)));
+    }
+    this.manager = controllers.build();
   }
 
   private Controller controller(
       String name,
       SharedIndexInformer<V1ConfigMap> informer,
-      GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api,
       Duration resyncPeriod,
       WatchObserver observer,
-      boolean skipUnchangedVersions) {
+      boolean skipUnchangedVersions,
+      Reconciler reconciler) {
     // As in client-java's own examples, the name is set after the watch: the agent must cope.
     return ControllerBuilder.defaultBuilder(factory)
         .watch(
@@ -104,7 +134,7 @@ public final class SampleController implements AutoCloseable {
                           return true;
                         })
                     .build())
-        .withReconciler(new ConfigMapReconciler(informer, api))
+        .withReconciler(reconciler)
         .withReadyFunc(informer::hasSynced)
         .withWorkerCount(2)
         .withName(name)
@@ -153,6 +183,39 @@ public final class SampleController implements AutoCloseable {
       }
       api.get(request.getNamespace(), request.getName());
       // Stands for the rest of a real reconcile's work (a status write, a get of a child).
+      try {
+        Thread.sleep(RECONCILE_WORK.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return new Result(false);
+    }
+  }
+
+  /**
+   * Reads the object from the API server, not from the informer's cache (the cache may hold a copy
+   * from before a lost event), sets {@value #LOG_LEVEL} to {@value #DESIRED_LOG_LEVEL} and writes it
+   * back, as controllers that apply their desired state on every reconcile do. The server answers a
+   * write that changes nothing with the same resourceVersion and no event; one that repairs drift
+   * with a new version, and every watch hears of it.
+   */
+  private final class LogLevelReconciler implements Reconciler {
+    private final GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api;
+
+    LogLevelReconciler(GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api) {
+      this.api = api;
+    }
+
+    @Override
+    public Result reconcile(Request request) {
+      reconciles.incrementAndGet();
+      V1ConfigMap current = api.get(request.getNamespace(), request.getName()).getObject();
+      if (current != null) {
+        Map<String, String> data = current.getData() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(current.getData());
+        data.put(LOG_LEVEL, DESIRED_LOG_LEVEL);
+        // With the version read: a change since then is refused (409), and its own event comes to reconcile it.
+        api.update(current.data(data));
+      }
       try {
         Thread.sleep(RECONCILE_WORK.toMillis());
       } catch (InterruptedException e) {

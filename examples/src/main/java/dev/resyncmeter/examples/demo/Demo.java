@@ -21,9 +21,10 @@ import java.util.Random;
 
 /**
  * The demo: the sample controllers against the embedded API server (or a real cluster with
- * {@code --kubeconfig}), a little churn of ConfigMaps, an expired watch now and then, and every few
- * seconds a summary read from the agent's {@code /metrics}. In a pod, {@code --in-cluster} watches the
- * cluster's ConfigMaps with the pod's service account.
+ * {@code --kubeconfig}), a little churn of ConfigMaps, an expired watch now and then, a ConfigMap
+ * that drifts without a watch event now and then, and every few seconds a summary read from the
+ * agent's {@code /metrics}. In a pod, {@code --in-cluster} watches the cluster's ConfigMaps with the
+ * pod's service account; on a real cluster the demo neither writes nor runs the controller that does.
  *
  * <p>{@code demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE | --in-cluster] [--seconds N]}; runs
  * until stopped, or N seconds. fabric8 and josdk run their sample against fabric8's mock server.
@@ -41,6 +42,9 @@ public final class Demo {
    * on timing.
    */
   static final Duration RELIST_AFTER_RESYNC = Duration.ofMillis(1_500);
+
+  /** The log level a drift sets, without a watch event; the drift-repair controller sets it back. */
+  static final String DRIFTED_LOG_LEVEL = "debug";
 
   private Demo() {}
 
@@ -95,7 +99,7 @@ public final class Demo {
     } else {
       try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
         for (int i = 0; i < OBJECTS; i++) {
-          server.create("demo", "settings-" + i, Map.of("revision", "0"));
+          server.create("demo", "settings-" + i, settings("0"));
         }
         System.out.println("demo: embedded API server at " + server.url() + " with " + OBJECTS + " ConfigMaps");
         ApiClient client = new ClientBuilder().setBasePath(server.url()).setReadTimeout(Duration.ZERO).build();
@@ -163,25 +167,44 @@ public final class Demo {
             V1ConfigMap.class,
             RESYNC_PERIOD.toMillis());
     ResyncSeen resyncSeen = new ResyncSeen();
-    try (SampleController controllers = new SampleController(client, factory, informer, RESYNC_PERIOD, resyncSeen)) {
+    // The drift-repair controller writes: only to the demo's own API server, never to a user's cluster.
+    boolean driftRepair = server != null;
+    try (SampleController controllers = new SampleController(client, factory, informer, RESYNC_PERIOD, resyncSeen, driftRepair)) {
       controllers.start();
       System.out.println(
-          "demo: controllers " + SampleController.EVERY_UPDATE + " and " + SampleController.RV_FILTER
-              + " running, resync every " + RESYNC_PERIOD.toSeconds() + " s; metrics at " + metricsUrl);
+          "demo: controllers " + SampleController.EVERY_UPDATE + (driftRepair ? ", " : " and ") + SampleController.RV_FILTER
+              + (driftRepair ? " and " + SampleController.DRIFT_REPAIR : "") + " running, resync every " + RESYNC_PERIOD.toSeconds()
+              + " s; metrics at " + metricsUrl);
       Random random = new Random(42);
+      Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
       DemoReport report = new DemoReport(metricsUrl);
       long start = System.nanoTime();
+      long lastDriftNanos = start;
       boolean relistDue = false;
+      boolean driftDue = false;
       for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
         Thread.sleep(1_000);
         if (server != null && tick % 3 == 0) {
-          server.update("demo", "settings-" + random.nextInt(OBJECTS), Map.of("revision", Long.toString(tick)));
+          server.update("demo", "settings-" + random.nextInt(OBJECTS), settings(Long.toString(tick)));
         }
         relistDue |= tick % 20 == 10;
-        if (server != null && relistDue && resyncSeen.within(RELIST_AFTER_RESYNC)) {
+        // Not before a resync replayed the last drift: a relist would hand the drifted object to the
+        // handlers as a change, and the drift is there for a resync to find.
+        if (server != null && relistDue && resyncSeen.within(RELIST_AFTER_RESYNC) && resyncSeen.since(lastDriftNanos)) {
           server.expireWatches();
           relistDue = false;
           System.out.println("demo: expired the open watches: the informer relists");
+        }
+        driftDue |= tick % 10 == 5;
+        if (server != null && driftDue && !relistDue) {
+          String name = "settings-" + drifts.nextInt(OBJECTS);
+          Map<String, String> drifted = new java.util.LinkedHashMap<>(server.get("demo", name).orElseThrow().getData());
+          drifted.put(SampleController.LOG_LEVEL, DRIFTED_LOG_LEVEL);
+          // The API server changes it and no watch hears of it: the informer's cache keeps the old copy.
+          server.updateWithoutEvent("demo", name, drifted);
+          lastDriftNanos = System.nanoTime();
+          driftDue = false;
+          System.out.println("demo: " + name + " drifted without a watch event: the next resync's reconcile repairs it");
         }
         if (tick % 10 == 0) {
           report.print("reconciles " + controllers.reconciles() + " (the controllers' own count)");
@@ -193,6 +216,11 @@ public final class Demo {
 
 
   /** When the demo's handlers last saw a resync (the same instance as old and new object). */
+  /** A demo ConfigMap's data: its revision, and the log level the drift-repair controller keeps. */
+  private static Map<String, String> settings(String revision) {
+    return Map.of("revision", revision, SampleController.LOG_LEVEL, SampleController.DESIRED_LOG_LEVEL);
+  }
+
   private static final class ResyncSeen implements SampleController.WatchObserver {
     private volatile long lastNanos = System.nanoTime() - Long.MAX_VALUE / 2;
 
@@ -211,6 +239,11 @@ public final class Demo {
 
     boolean within(Duration recent) {
       return System.nanoTime() - lastNanos <= recent.toNanos();
+    }
+
+    /** Whether a resync was seen after {@code nanos} (a {@link System#nanoTime()}). */
+    boolean since(long nanos) {
+      return lastNanos - nanos > 0;
     }
   }
 }

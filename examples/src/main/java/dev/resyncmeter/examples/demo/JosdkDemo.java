@@ -3,15 +3,18 @@ package dev.resyncmeter.examples.demo;
 import dev.resyncmeter.examples.fabric8.MockApiServer;
 import dev.resyncmeter.examples.josdk.ConfigMapOperator;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.javaoperatorsdk.operator.Operator;
 import java.util.Map;
 import java.util.Random;
 
 /**
- * The JOSDK demo: {@link ConfigMapOperator} (maximum reconciliation interval 2 s) against fabric8's
- * mock server in CRUD mode, with a change every 3 seconds, and a summary read from the agent's
- * endpoint every 10: how many reconciles, and seconds, the timer causes next to real changes.
+ * The JOSDK demo: {@link ConfigMapOperator} (maximum reconciliation interval 2 s), wrapped in {@link
+ * DriftRepairingOperator}, against fabric8's mock server in CRUD mode, with a change every 3 seconds,
+ * a drift of what the operator wrote every 5, and a summary read from the agent's endpoint every 10:
+ * how many reconciles, and seconds, the timer causes next to real changes, and how many of them repair.
  */
 final class JosdkDemo {
 
@@ -27,13 +30,14 @@ final class JosdkDemo {
             .inNamespace(NAMESPACE)
             .create();
       }
-      Operator operator = ConfigMapOperator.operator(client, new ConfigMapOperator(client, null), NAMESPACE);
+      Operator operator = DriftRepairingOperator.operator(client, NAMESPACE);
       operator.start();
       try {
         System.out.println(
             "demo: JOSDK operator " + ConfigMapOperator.NAME + " (maxReconciliationInterval 2 s) against fabric8's mock server with "
                 + Demo.OBJECTS + " ConfigMaps; metrics at " + metricsUrl);
         Random random = new Random(42);
+        Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
         DemoReport report = new DemoReport(metricsUrl);
         long start = System.nanoTime();
         for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
@@ -42,6 +46,16 @@ final class JosdkDemo {
             String revision = Long.toString(tick);
             client.configMaps().inNamespace(NAMESPACE).withName("settings-" + random.nextInt(Demo.OBJECTS))
                 .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
+          }
+          if (tick % 5 == 0) {
+            String name = "settings-" + drifts.nextInt(Demo.OBJECTS);
+            // What the operator wrote, in a namespace nothing watches: no event, only its timer finds it.
+            // (The operator writes it on its first reconcile; on a machine too slow for that, no drift yet.)
+            Resource<ConfigMap> seen = client.configMaps().inNamespace(ConfigMapOperator.SEEN_NAMESPACE).withName(name);
+            if (seen.get() != null) {
+              seen.edit(c -> new ConfigMapBuilder(c).addToData(DriftRepairingOperator.SEEN_KEY, "drifted").build());
+              System.out.println("demo: " + ConfigMapOperator.SEEN_NAMESPACE + "/" + name + " drifted (nothing watches it): a periodic reconcile repairs it");
+            }
           }
           if (tick % 10 == 0) {
             report.print("operator " + ConfigMapOperator.NAME);

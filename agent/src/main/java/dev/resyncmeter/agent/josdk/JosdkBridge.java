@@ -7,6 +7,7 @@ import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
 import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
@@ -308,7 +309,12 @@ public final class JosdkBridge {
       context.reconcileOver();
       Object state = context.framework;
       if (state instanceof JosdkThread) {
-        ((JosdkThread) state).running = null;
+        JosdkThread thread = (JosdkThread) state;
+        thread.running = null;
+        if (thread.reconciled != null) {
+          thread.reconciled.reconcileEffect(thread.reconciledTrigger, context.takeReconcileEffect());
+          thread.reconciled = null;
+        }
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -349,19 +355,28 @@ public final class JosdkBridge {
       ResyncMetrics metrics = AgentMetrics.get();
       ThreadContext context = ThreadContext.current();
       Object state = context.framework;
-      if (!(state instanceof JosdkThread) || ((JosdkThread) state).running == null) {
+      JosdkThread execution = state instanceof JosdkThread && ((JosdkThread) state).running != null ? (JosdkThread) state : null;
+      if (execution == null) {
         context.reconcileOver(); // application code called it: no execution of JOSDK's follows
       }
       if (metrics == null || controllerName == null) {
         return;
       }
       Trigger trigger = Trigger.OTHER;
-      if (state instanceof JosdkThread && ((JosdkThread) state).running != null) {
-        ((JosdkThread) state).ran = true;
-        trigger = ((JosdkThread) state).running.trigger();
+      if (execution != null) {
+        execution.ran = true;
+        trigger = execution.running.trigger();
       }
       ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      metrics.controller(controllerName).reconciled(trigger, result, took);
+      ControllerMetrics controller = metrics.controller(controllerName);
+      controller.reconciled(trigger, result, took);
+      if (execution != null) {
+        // its effect is known when the execution ends, after JOSDK's own writes for it
+        execution.reconciled = controller;
+        execution.reconciledTrigger = trigger;
+      } else {
+        controller.reconcileEffect(trigger, context.takeReconcileEffect());
+      }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }

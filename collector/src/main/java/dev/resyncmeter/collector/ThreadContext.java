@@ -65,6 +65,8 @@ public final class ThreadContext {
   private int writesChangedNothing;
   /** The resourceVersion the object had before the update or patch about to be sent here, when known. */
   private String writeBase;
+  /** The version of the object the running reconcile was handed (JOSDK's primary resource), when known. */
+  private String handedVersion;
 
   // ---- the last queue this thread used, so its tracker is found without a map lookup ----------
   private WeakReference<Object> lastQueue;
@@ -164,6 +166,15 @@ public final class ThreadContext {
     return writeBase != null;
   }
 
+  /**
+   * The running reconcile was handed an object at {@code resourceVersion}: a write whose version
+   * before is not known is compared with it. A version names one state of one object, so an answer
+   * carrying it can only be that object left as it was.
+   */
+  public void reconcileHandedVersion(String resourceVersion) {
+    handedVersion = resourceVersion;
+  }
+
   /** The resourceVersion told by {@link #writeBase} for the write being answered, once. */
   public String takeWriteBase() {
     String base = writeBase;
@@ -173,11 +184,12 @@ public final class ThreadContext {
 
   /**
    * A write of the running reconcile got its answer: {@code code}, and for an update or patch the
-   * resourceVersion of the object before ({@code before}, null when not known) and in the answer.
+   * resourceVersion of the object before ({@code before}, null when not known: then the version of
+   * the object the reconcile was handed, if any) and in the answer.
    * It changed nothing when the server refused it, or answered with the version the object had.
    */
   public void writeAnswered(int code, String before, String after) {
-    if (reconciling != null && writesChangedNothing < writes && changedNothing(code, before, after)) {
+    if (reconciling != null && writesChangedNothing < writes && changedNothing(code, before != null ? before : handedVersion, after)) {
       writesChangedNothing++;
     }
   }
@@ -200,6 +212,7 @@ public final class ThreadContext {
     writes = 0;
     writesChangedNothing = 0;
     writeBase = null;
+    handedVersion = null;
   }
 
   /** Whether a reconcile that the agent attributes runs on this thread. */

@@ -92,6 +92,24 @@ class ReconcileEffectTest {
   }
 
   @Test
+  void aWriteWhoseVersionBeforeIsUnknownIsComparedWithTheObjectTheReconcileWasHanded() {
+    assertThat(reconcile(() -> {
+      context.reconcileHandedVersion("30");
+      send(ApiVerb.PATCH);
+      context.writeAnswered(200, null, "30");
+    })).isEqualTo(ReconcileEffect.UNCHANGED);
+    assertThat(reconcile(() -> {
+      context.reconcileHandedVersion("30");
+      send(ApiVerb.PATCH);
+      context.writeAnswered(200, null, "31");
+    })).isEqualTo(ReconcileEffect.CHANGED);
+    assertThat(reconcile(() -> {
+      send(ApiVerb.PATCH);
+      context.writeAnswered(200, null, "30");
+    })).as("the handed version is the last reconcile's only").isEqualTo(ReconcileEffect.CHANGED);
+  }
+
+  @Test
   void oneChangingWriteAmongUnchangedOnesMakesTheReconcileChanged() {
     assertThat(reconcile(() -> {
       send(ApiVerb.UPDATE);

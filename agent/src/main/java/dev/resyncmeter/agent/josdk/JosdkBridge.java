@@ -5,6 +5,7 @@ import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.LateStart;
+import dev.resyncmeter.agent.ResourceVersions;
 import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ControllerMetrics;
@@ -324,9 +325,11 @@ public final class JosdkBridge {
   /**
    * {@code Controller.reconcile} starts: the clock, or 0 when the unit is off. From here to the end of
    * the execution (the reconciler's own calls, then JOSDK's patches of what it returned) API requests
-   * on this thread count under the execution's trigger.
+   * on this thread count under the execution's trigger. The version of {@code resource} (the primary
+   * resource) is the version before of a write whose own is not known: JOSDK's JSON patch of the
+   * status is computed against a copy whose version it cleared.
    */
-  public static long reconcileStarting(String controllerName) {
+  public static long reconcileStarting(String controllerName, Object resource) {
     try {
       ResyncMetrics metrics = AgentMetrics.get();
       if (!JosdkInstrumentation.SWITCH.on() || metrics == null || controllerName == null) {
@@ -335,6 +338,8 @@ public final class JosdkBridge {
       ThreadContext context = ThreadContext.current();
       JosdkThread.Submission running = context.framework instanceof JosdkThread ? ((JosdkThread) context.framework).running : null;
       context.reconcileBegan(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
+      // read now: JOSDK clears the resource's version while it patches its status
+      context.reconcileHandedVersion(ResourceVersions.of(resource));
       return System.nanoTime();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Every dashboard query and every rule expression, run through a real Prometheus (Debian's) that
  * scraped the real agent in the three demos: the client-java sample controllers against the embedded
- * API server, with churn and relists; the fabric8 sample and the JOSDK operator against fabric8's mock
- * server, with churn. Both processes live on loopback ports and are stopped afterwards in every case.
+ * API server, with churn, relists and drifts without a watch event that resyncs repair; the fabric8
+ * sample and the JOSDK operator against fabric8's mock server, with churn, and for the operator drifts
+ * that its timer repairs. Both processes live on loopback ports and are stopped afterwards in every case.
  */
 class LiveDashboardIT {
 
@@ -120,7 +121,8 @@ class LiveDashboardIT {
             .start();
     api = "http://127.0.0.1:" + prometheusPort;
     awaitReady();
-    // Long enough for resync ticks (5 s), changes (3 s), two relists (20 s) and rates over 30 s.
+    // Long enough for resync ticks (5 s), changes (3 s), two relists (20 s), a drift repaired by a resync
+    // (every 10 s, client-java) and by the timer (every 5 s, JOSDK), and rates over 30 s.
     long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
     while (System.nanoTime() < until) {
       for (int i = 0; i < demos.size(); i++) {
@@ -216,6 +218,43 @@ class LiveDashboardIT {
     assertThat(byController.getOrDefault("configmap-rv-filter", 0.0)).isZero();
   }
 
+  /**
+   * Waste or repair: on no-op triggers configmap-every-update writes nothing, configmap-drift-repair
+   * writes every time, changing nothing except where a drift was; configmap-rv-filter has none.
+   */
+  @Test
+  void theClientJavaDemosResyncsShowWasteInOneControllerAndRepairsInAnother() throws Exception {
+    Map<String, Double> byControllerAndEffect = new java.util.TreeMap<>();
+    for (JsonObject r : query("sum by (controller, effect) (controller_reconcile_effect_total{job=\"" + JOB + "\", trigger=~\".*_noop\"})")) {
+      JsonObject metric = r.getAsJsonObject("metric");
+      byControllerAndEffect.put(metric.get("controller").getAsString() + " " + metric.get("effect").getAsString(), value(r));
+    }
+    assertThat(byControllerAndEffect.keySet())
+        .containsExactly("configmap-drift-repair changed", "configmap-drift-repair unchanged", "configmap-every-update none");
+    assertThat(byControllerAndEffect.values()).allSatisfy(n -> assertThat(n).isPositive());
+    assertThat(query("resync_meter:noop_reconcile_waste_ratio:rate5m{job=\"" + JOB + "\", controller=\"configmap-every-update\"}"))
+        .singleElement()
+        .satisfies(r -> assertThat(value(r)).isEqualTo(1.0));
+    assertThat(query("resync_meter:noop_reconcile_waste_ratio:rate5m{job=\"" + JOB + "\", controller=\"configmap-drift-repair\"}"))
+        .singleElement()
+        .satisfies(r -> assertThat(value(r)).isStrictlyBetween(0.0, 1.0));
+  }
+
+  /** The operator's timer: most periodic reconciles write nothing, some repair what drifted unwatched. */
+  @Test
+  void theOperatorsPeriodicReconcilesWriteNothingOrRepair() throws Exception {
+    String josdk = LIBRARIES.get(2).job();
+    Map<String, Double> byEffect = new java.util.TreeMap<>();
+    for (JsonObject r : query("sum by (effect) (controller_reconcile_effect_total{job=\"" + josdk + "\", trigger=\"periodic\"})")) {
+      byEffect.put(r.getAsJsonObject("metric").get("effect").getAsString(), value(r));
+    }
+    assertThat(byEffect.keySet()).containsExactly("changed", "none");
+    assertThat(byEffect.get("none")).isGreaterThan(byEffect.get("changed")).isPositive();
+    assertThat(query("resync_meter:periodic_reconcile_waste_ratio:rate5m{job=\"" + josdk + "\"}"))
+        .singleElement()
+        .satisfies(r -> assertThat(value(r)).isStrictlyBetween(0.0, 1.0));
+  }
+
   @Test
   void everyRuleExpressionRunsAndTheRecordingRulesRecord() throws Exception {
     for (Map<String, Object> rule : Dashboards.rules()) {
@@ -229,7 +268,8 @@ class LiveDashboardIT {
   @Test
   void theVariableQueriesFindTheirValues() throws Exception {
     assertThat(labelValues("job", "resync_meter_info")).contains(JOB);
-    assertThat(labelValues("controller", "controller_reconcile_total{job=\"" + JOB + "\"}")).contains("configmap-every-update", "configmap-rv-filter");
+    assertThat(labelValues("controller", "controller_reconcile_total{job=\"" + JOB + "\"}"))
+        .contains("configmap-every-update", "configmap-rv-filter", "configmap-drift-repair");
     assertThat(labelValues("handler", "informer_updates_total{job=\"" + JOB + "\"}")).contains("configmap-every-update", "configmap-rv-filter");
   }
 

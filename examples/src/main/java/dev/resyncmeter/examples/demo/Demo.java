@@ -179,32 +179,36 @@ public final class Demo {
       Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
       DemoReport report = new DemoReport(metricsUrl);
       long start = System.nanoTime();
-      long lastDriftNanos = start;
       boolean relistDue = false;
       boolean driftDue = false;
+      String drifted = null;
       for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
         Thread.sleep(1_000);
+        // Until a resync's reconcile repairs it, the drifted ConfigMap gets no change and the informer no
+        // relist: either would bring the drift to the handlers as a change, and it is there for a resync to find.
+        String unrepaired = server != null && drifted != null && stillDrifted(server, drifted) ? drifted : null;
         if (server != null && tick % 3 == 0) {
-          server.update("demo", "settings-" + random.nextInt(OBJECTS), settings(Long.toString(tick)));
+          String name = "settings-" + random.nextInt(OBJECTS);
+          if (name.equals(unrepaired)) {
+            name = "settings-" + (Integer.parseInt(name.substring("settings-".length())) + 1) % OBJECTS;
+          }
+          server.update("demo", name, settings(Long.toString(tick)));
         }
         relistDue |= tick % 20 == 10;
-        // Not before a resync replayed the last drift: a relist would hand the drifted object to the
-        // handlers as a change, and the drift is there for a resync to find.
-        if (server != null && relistDue && resyncSeen.within(RELIST_AFTER_RESYNC) && resyncSeen.since(lastDriftNanos)) {
+        if (server != null && relistDue && resyncSeen.within(RELIST_AFTER_RESYNC) && unrepaired == null) {
           server.expireWatches();
           relistDue = false;
           System.out.println("demo: expired the open watches: the informer relists");
         }
         driftDue |= tick % 10 == 5;
-        if (server != null && driftDue && !relistDue) {
-          String name = "settings-" + drifts.nextInt(OBJECTS);
-          Map<String, String> drifted = new java.util.LinkedHashMap<>(server.get("demo", name).orElseThrow().getData());
-          drifted.put(SampleController.LOG_LEVEL, DRIFTED_LOG_LEVEL);
+        if (server != null && driftDue && !relistDue && unrepaired == null) {
+          drifted = "settings-" + drifts.nextInt(OBJECTS);
+          Map<String, String> data = new java.util.LinkedHashMap<>(server.get("demo", drifted).orElseThrow().getData());
+          data.put(SampleController.LOG_LEVEL, DRIFTED_LOG_LEVEL);
           // The API server changes it and no watch hears of it: the informer's cache keeps the old copy.
-          server.updateWithoutEvent("demo", name, drifted);
-          lastDriftNanos = System.nanoTime();
+          server.updateWithoutEvent("demo", drifted, data);
           driftDue = false;
-          System.out.println("demo: " + name + " drifted without a watch event: the next resync's reconcile repairs it");
+          System.out.println("demo: " + drifted + " drifted without a watch event: the next resync's reconcile repairs it");
         }
         if (tick % 10 == 0) {
           report.print("reconciles " + controllers.reconciles() + " (the controllers' own count)");
@@ -216,6 +220,10 @@ public final class Demo {
 
 
   /** When the demo's handlers last saw a resync (the same instance as old and new object). */
+  private static boolean stillDrifted(EmbeddedApiServer server, String name) {
+    return server.get("demo", name).map(c -> DRIFTED_LOG_LEVEL.equals(c.getData().get(SampleController.LOG_LEVEL))).orElse(false);
+  }
+
   /** A demo ConfigMap's data: its revision, and the log level the drift-repair controller keeps. */
   private static Map<String, String> settings(String revision) {
     return Map.of("revision", revision, SampleController.LOG_LEVEL, SampleController.DESIRED_LOG_LEVEL);
@@ -239,11 +247,6 @@ public final class Demo {
 
     boolean within(Duration recent) {
       return System.nanoTime() - lastNanos <= recent.toNanos();
-    }
-
-    /** Whether a resync was seen after {@code nanos} (a {@link System#nanoTime()}). */
-    boolean since(long nanos) {
-      return lastNanos - nanos > 0;
     }
   }
 }

@@ -47,11 +47,9 @@ public final class JosdkScenario {
     try (MockApiServer server = MockApiServer.start();
         KubernetesClient client = server.client(jdk ? new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory() : null, requests)) {
       System.out.println("HTTP CLIENT " + client.getHttpClient().getClass().getName());
-      if (attach) {
-        afterAttach(client, truth);
-      } else {
-        run(client, truth);
-      }
+      ConfigMapOperator operator = attach ? afterAttach(client, truth) : run(client, truth);
+      new java.util.TreeSet<>(operator.outcomes).forEach(System.out::println);
+      System.out.println("WRITES OUTSIDE THE RECONCILER " + requests.writesOutsideTheReconciler.get());
     }
     System.out.print(truth.render());
     System.out.println("SCENARIO DONE");
@@ -63,7 +61,7 @@ public final class JosdkScenario {
     System.exit(0);
   }
 
-  static void run(KubernetesClient client, Truth truth) throws Exception {
+  static ConfigMapOperator run(KubernetesClient client, Truth truth) throws Exception {
     for (String name : NAMES) {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
@@ -94,9 +92,10 @@ public final class JosdkScenario {
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "add"), NAMES.size());
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "update"), 2);
     truth.set(series("informer_updates_total", "cause", "watch", "handler", handler, "kind", "ConfigMap", "resource_version", "changed"), 2);
+    return reconciler;
   }
 
-  static void afterAttach(KubernetesClient client, Truth truth) throws Exception {
+  static ConfigMapOperator afterAttach(KubernetesClient client, Truth truth) throws Exception {
     for (String name : NAMES) {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
@@ -125,6 +124,7 @@ public final class JosdkScenario {
     } finally {
       operator.stop();
     }
+    return reconciler;
   }
 
   private static void phase(String name, String phase, KubernetesClient client) {

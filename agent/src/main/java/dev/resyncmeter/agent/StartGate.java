@@ -71,6 +71,7 @@ final class StartGate implements ClassFileTransformer {
           "io/fabric8/kubernetes/client/vertx/VertxHttpClient",
           "io/fabric8/kubernetes/client/vertx5/Vertx5HttpClient",
           "io/fabric8/kubernetes/client/jetty/JettyHttpClient",
+          "io/fabric8/kubernetes/client/dsl/internal/OperationSupport",
           "io/fabric8/kubernetes/client/informers/impl/cache/SharedProcessor",
           "io/fabric8/kubernetes/client/informers/impl/cache/ProcessorListener",
           "io/fabric8/kubernetes/client/informers/impl/cache/ProcessorStore",

@@ -56,6 +56,8 @@ public final class BenchMain {
           new Micro("workerItem", "1 item a controller worker handles: add, get, reconcile, done", 120),
           // The reconcile's own timing (see `reconcile`) and one request's: two clock reads (its latency, as client-go), attribution, meters.
           new Micro("apiRequestInReconcile", "1 reconcile sending 1 API request (an ApiClient call, answered in process)", 300),
+          // A write costs what a read does (above) and at most 300 ns more for its effect: the version sent and the one answered.
+          new Micro("apiWriteInReconcile", "1 reconcile sending 1 update (an ApiClient call with its object, answered in process unchanged)", 600),
           // Not the agent's: what one clock read costs here, the floor of timing anything per item.
           new Micro("clockRead", "1 System.nanoTime() (no agent code: the JVM's clock)", Double.NaN));
 

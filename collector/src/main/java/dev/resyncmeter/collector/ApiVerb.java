@@ -23,6 +23,11 @@ public enum ApiVerb {
     return label;
   }
 
+  /** Whether a request with this verb writes: create, update, patch, delete, deletecollection. */
+  public boolean writes() {
+    return ordinal() >= CREATE.ordinal();
+  }
+
   /**
    * The verb of {@code method} on {@code path} (the URL's path, without query); {@code watchQuery}
    * is true when the query says {@code watch=true} (or 1). A path outside {@code /api} and

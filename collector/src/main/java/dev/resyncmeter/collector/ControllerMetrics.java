@@ -13,6 +13,7 @@ public final class ControllerMetrics {
   private static final Trigger[] TRIGGERS = Trigger.values();
   private static final ReconcileResult[] RESULTS = ReconcileResult.values();
   private static final ApiVerb[] VERBS = ApiVerb.values();
+  private static final ReconcileEffect[] EFFECTS = ReconcileEffect.values();
 
   private final String controller;
   /** By trigger then result. */
@@ -20,6 +21,8 @@ public final class ControllerMetrics {
   private final ConcurrentHistogram[] durations = new ConcurrentHistogram[TRIGGERS.length];
   /** API requests sent by its reconciles (and handler calls), by trigger then verb. */
   private final LongAdder[] apiRequests = HandlerMetrics.adders(TRIGGERS.length * VERBS.length);
+  /** Reconciles by trigger then effect: each reconcile counted in {@link #reconciled} is counted here once too. */
+  private final LongAdder[] effects = HandlerMetrics.adders(TRIGGERS.length * EFFECTS.length);
 
   ControllerMetrics(String controller) {
     this.controller = controller;
@@ -33,12 +36,30 @@ public final class ControllerMetrics {
     durations[trigger.ordinal()].record(nanos);
   }
 
+  /** A reconcile with {@code trigger}, counted in {@link #reconciled}, had {@code effect}. */
+  public void reconcileEffect(Trigger trigger, ReconcileEffect effect) {
+    effects[trigger.ordinal() * EFFECTS.length + effect.ordinal()].increment();
+  }
+
   /** A reconcile (or handler call) with {@code trigger} sent an API request. */
   public void apiRequested(Trigger trigger, ApiVerb verb) {
     apiRequests[trigger.ordinal() * VERBS.length + verb.ordinal()].increment();
   }
 
   void export(Export out) {
+    for (Trigger trigger : TRIGGERS) {
+      for (ReconcileEffect effect : EFFECTS) {
+        long n = effects[trigger.ordinal() * EFFECTS.length + effect.ordinal()].sum();
+        if (n > 0) {
+          out.counter(
+              "controller_reconcile_effect",
+              "Reconciles by the trigger of the item they reconciled and by what their writes to the Kubernetes API changed"
+                  + " (changed: a write changed an object, or was not seen to change nothing; writes elsewhere are not seen).",
+              Labels.of("controller", controller, "trigger", trigger.label(), "effect", effect.label()),
+              n);
+        }
+      }
+    }
     for (Trigger trigger : TRIGGERS) {
       for (ApiVerb verb : VERBS) {
         long n = apiRequests[trigger.ordinal() * VERBS.length + verb.ordinal()].sum();

@@ -105,6 +105,9 @@ public final class ResyncMetrics {
   public void apiRequestSent(ThreadContext context, ApiVerb verb, String handlerLabel) {
     ControllerMetrics reconciling = context.reconciling;
     if (reconciling != null) {
+      if (verb.writes()) {
+        context.writeSent();
+      }
       if (context.reconcilingTrigger == null) {
         context.requestUntriggered(verb);
       } else {

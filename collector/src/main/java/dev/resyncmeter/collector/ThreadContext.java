@@ -60,6 +60,14 @@ public final class ThreadContext {
   /** Per {@link ApiVerb}: requests of the running reconcile whose trigger is not known yet. */
   private long[] untriggeredRequests;
 
+  // ---- the writes of the running reconcile, for its effect ---------------------------------
+  private int writes;
+  private int writesChangedNothing;
+  /** The resourceVersion the object had before the update or patch about to be sent here, when known. */
+  private String writeBase;
+  /** The version of the object the running reconcile was handed (JOSDK's primary resource), when known. */
+  private String handedVersion;
+
   // ---- the last queue this thread used, so its tracker is found without a map lookup ----------
   private WeakReference<Object> lastQueue;
   private QueueTracker lastTracker;
@@ -98,6 +106,7 @@ public final class ThreadContext {
   public void reconcileBegan(ControllerMetrics controller, Trigger trigger) {
     reconciling = controller;
     reconcilingTrigger = trigger;
+    forgetWrites();
   }
 
   /**
@@ -107,6 +116,7 @@ public final class ThreadContext {
   public void reconcileBeganUntriggered(ControllerMetrics controller) {
     reconciling = controller;
     reconcilingTrigger = null;
+    forgetWrites();
   }
 
   /** The reconcile running on this thread ended. */
@@ -135,6 +145,74 @@ public final class ThreadContext {
       untriggeredRequests = new long[ApiVerb.values().length];
     }
     untriggeredRequests[verb.ordinal()]++;
+  }
+
+  /** The running reconcile sends a write request. */
+  void writeSent() {
+    writes++;
+  }
+
+  /**
+   * The update or patch about to be sent on this thread starts from an object at {@code
+   * resourceVersion} (null: not known); its answer is compared with it.
+   */
+  public void writeBase(String resourceVersion) {
+    if (reconciling != null) {
+      writeBase = resourceVersion;
+    }
+  }
+
+  public boolean hasWriteBase() {
+    return writeBase != null;
+  }
+
+  /**
+   * The running reconcile was handed an object at {@code resourceVersion}: a write whose version
+   * before is not known is compared with it. A version names one state of one object, so an answer
+   * carrying it can only be that object left as it was.
+   */
+  public void reconcileHandedVersion(String resourceVersion) {
+    handedVersion = resourceVersion;
+  }
+
+  /** The resourceVersion told by {@link #writeBase} for the write being answered, once. */
+  public String takeWriteBase() {
+    String base = writeBase;
+    writeBase = null;
+    return base;
+  }
+
+  /**
+   * A write of the running reconcile got its answer: {@code code}, and for an update or patch the
+   * resourceVersion of the object before ({@code before}, null when not known: then the version of
+   * the object the reconcile was handed, if any) and in the answer.
+   * It changed nothing when the server refused it, or answered with the version the object had.
+   */
+  public void writeAnswered(int code, String before, String after) {
+    if (reconciling != null && writesChangedNothing < writes && changedNothing(code, before != null ? before : handedVersion, after)) {
+      writesChangedNothing++;
+    }
+  }
+
+  static boolean changedNothing(int code, String before, String after) {
+    if (code >= 400 && code <= 599) {
+      return true;
+    }
+    return code >= 200 && code <= 299 && before != null && before.equals(after);
+  }
+
+  /** The effect of the reconcile that ran last on this thread, from its writes; forgets them. */
+  public ReconcileEffect takeReconcileEffect() {
+    ReconcileEffect effect = ReconcileEffect.of(writes, writesChangedNothing);
+    forgetWrites();
+    return effect;
+  }
+
+  private void forgetWrites() {
+    writes = 0;
+    writesChangedNothing = 0;
+    writeBase = null;
+    handedVersion = null;
   }
 
   /** Whether a reconcile that the agent attributes runs on this thread. */

@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * The report as JSON, under stable field names: {@code window_seconds} (null for one scrape),
  * {@code handlers}, {@code controllers} (with {@code api_requests} and the fields after it only when
- * the scrape counts the controller's API requests), {@code informers}.
+ * the scrape counts the controller's API requests; {@code effects} by trigger, empty when the scrape
+ * has no effect series of the controller, and the two effect verdicts), {@code informers}.
  */
 public final class JsonFormat {
 
@@ -58,7 +59,20 @@ public final class JsonFormat {
             .append(", \"seconds\": ").append(number(e.getValue().seconds())).append('}');
         inner = ", ";
       }
-      out.append("}}");
+      out.append("}, \"effects\": {");
+      inner = "";
+      for (Map.Entry<String, ResyncReport.Effects> e : c.effectsByTrigger().entrySet()) {
+        out.append(inner).append(string(e.getKey())).append(": {\"none\": ").append(number(e.getValue().none()))
+            .append(", \"unchanged\": ").append(number(e.getValue().unchanged()))
+            .append(", \"changed\": ").append(number(e.getValue().changed())).append('}');
+        inner = ", ";
+      }
+      out.append('}')
+          .append(", \"noop_verdict\": ").append(string(c.noopVerdict().jsonName()))
+          .append(", \"noop_verdict_text\": ").append(string(c.noopVerdictText()))
+          .append(", \"timer_verdict\": ").append(string(c.timerVerdict().jsonName()))
+          .append(", \"timer_verdict_text\": ").append(string(c.timerVerdictText()))
+          .append('}');
       separator = ",\n";
     }
     out.append(report.controllers().isEmpty() ? "],\n" : "\n  ],\n");

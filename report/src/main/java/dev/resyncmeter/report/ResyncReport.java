@@ -9,8 +9,9 @@ import java.util.TreeMap;
 
 /**
  * What no-op updates cost, per handler and per controller, over a window between two scrapes (or
- * since the agent started, from one). A counter lower in the later scrape than in the earlier one
- * was reset (the process restarted): its later value is what it counted since.
+ * since the agent started, from one), and what the reconciles they (and JOSDK's timer) caused
+ * changed. A counter lower in the later scrape than in the earlier one was reset (the process
+ * restarted): its later value is what it counted since.
  */
 public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Controller> controllers, List<Informer> informers) {
 
@@ -19,6 +20,29 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     FILTERS_NOOPS,
     NO_NOOPS_SEEN,
     UNKNOWN;
+
+    public String jsonName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * What to do about a controller's reconciles on the no-op triggers, and about those of JOSDK's
+   * timer ({@code periodic}), judged by what their writes to the Kubernetes API changed.
+   */
+  public enum EffectVerdict {
+    /** Every no-op-triggered reconcile changed nothing: a ResourceVersion check loses nothing seen. */
+    NOOP_WASTE,
+    /** Some changed something: resync repaired state the watch did not carry. */
+    NOOP_REPAIRS,
+    /** The scrape lacks the effect of some (an agent without the effect series): neither can be said. */
+    NOOP_NOT_MEASURED,
+    NO_NOOP_RECONCILES,
+    // the same four for the periodic reconciles
+    TIMER_WASTE,
+    TIMER_REPAIRS,
+    TIMER_NOT_MEASURED,
+    NO_TIMER_RECONCILES;
 
     public String jsonName() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -42,8 +66,26 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
   public record TriggerCost(double reconciles, double seconds) {}
 
   /**
+   * Reconciles by what their writes to the Kubernetes API changed: {@code none} sent no write,
+   * {@code unchanged} sent only writes that changed nothing, {@code changed} the rest.
+   */
+  public record Effects(double none, double unchanged, double changed) {
+    static final Effects ZERO = new Effects(0, 0, 0);
+
+    public double changedNothing() {
+      return none + unchanged;
+    }
+
+    Effects plus(Effects other) {
+      return new Effects(none + other.none, unchanged + other.unchanged, changed + other.changed);
+    }
+  }
+
+  /**
    * One controller's reconciles; the no-op triggers are the resync cost, {@code periodic} beside it.
    * {@code apiRequests} is null when the scrape has no API request series of the controller.
+   * {@code effectsByTrigger} holds the triggers with effect series (none: an agent that does not
+   * count effects); {@code noopEffects} and {@code periodicEffects} sum them for the two verdicts.
    */
   public record Controller(
       String controller,
@@ -54,7 +96,14 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       double periodicReconciles,
       double periodicReconcileSeconds,
       Map<String, TriggerCost> byTrigger,
-      ApiRequests apiRequests) {}
+      ApiRequests apiRequests,
+      Map<String, Effects> effectsByTrigger,
+      Effects noopEffects,
+      Effects periodicEffects,
+      EffectVerdict noopVerdict,
+      String noopVerdictText,
+      EffectVerdict timerVerdict,
+      String timerVerdictText) {}
 
   /** API requests sent while the controller's reconciles (or handler calls) ran: all, on no-op triggers by verb, periodic beside. */
   public record ApiRequests(double requests, double noopRequests, Map<String, Double> noopRequestsByVerb, double periodicRequests) {}
@@ -73,6 +122,7 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     Map<String, Map<String, TriggerCost>> perController = new TreeMap<>();
     Map<String, double[]> apiRequests = new HashMap<>(); // requests, periodic
     Map<String, Map<String, Double>> noopApiRequests = new HashMap<>(); // by verb
+    Map<String, Map<String, Effects>> effects = new HashMap<>(); // by controller, by trigger
     Map<String, double[]> perInformer = new TreeMap<>(); // resyncs, lost
     Map<String, Map<String, Double>> relists = new TreeMap<>();
     for (Scrape.Sample sample : later.samples()) {
@@ -111,6 +161,10 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
             a[1] += delta;
           }
         }
+        case "controller_reconcile_effect_total" -> {
+          cost(perController, l); // its reconciles are counted too; an effect alone still shows its controller
+          effects.computeIfAbsent(l.getOrDefault("controller", ""), k -> new TreeMap<>()).merge(l.getOrDefault("trigger", ""), effect(l, delta), Effects::plus);
+        }
         case "informer_resyncs_total" -> perInformer.computeIfAbsent(l.getOrDefault("kind", ""), k -> new double[2])[0] += delta;
         case "informer_relist_notifications_lost_total" -> perInformer.computeIfAbsent(l.getOrDefault("kind", ""), k -> new double[2])[1] += delta;
         case "informer_relists_total" -> {
@@ -124,7 +178,7 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     perController.forEach((name, byTrigger) -> {
       double[] a = apiRequests.get(name);
       ApiRequests api = a == null ? null : new ApiRequests(a[0], sum(noopApiRequests.get(name)), noopApiRequests.get(name), a[1]);
-      controllers.add(controller(name, byTrigger, api));
+      controllers.add(controller(name, byTrigger, api, effects.getOrDefault(name, Map.of())));
     });
     List<Handler> handlers = new ArrayList<>();
     perHandler.forEach((key, h) -> {
@@ -152,6 +206,16 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     return perController.computeIfAbsent(labels.getOrDefault("controller", ""), k -> new TreeMap<>());
   }
 
+  /** One effect series' count; Scrape.parse refuses an effect it does not know, so none is left uncounted. */
+  private static Effects effect(Map<String, String> labels, double count) {
+    return switch (labels.getOrDefault("effect", "")) {
+      case "none" -> new Effects(count, 0, 0);
+      case "unchanged" -> new Effects(0, count, 0);
+      case "changed" -> new Effects(0, 0, count);
+      default -> throw new IllegalArgumentException("an effect none of none, unchanged, changed: " + labels);
+    };
+  }
+
   private static TriggerCost add(TriggerCost a, TriggerCost b) {
     return new TriggerCost(a.reconciles() + b.reconciles(), a.seconds() + b.seconds());
   }
@@ -160,7 +224,7 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     return counts.values().stream().mapToDouble(Double::doubleValue).sum();
   }
 
-  private static Controller controller(String name, Map<String, TriggerCost> byTrigger, ApiRequests apiRequests) {
+  private static Controller controller(String name, Map<String, TriggerCost> byTrigger, ApiRequests apiRequests, Map<String, Effects> effectsByTrigger) {
     double reconciles = 0;
     double seconds = 0;
     double noop = 0;
@@ -174,7 +238,63 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       }
     }
     TriggerCost periodic = byTrigger.getOrDefault("periodic", new TriggerCost(0, 0));
-    return new Controller(name, reconciles, seconds, noop, noopSeconds, periodic.reconciles(), periodic.seconds(), byTrigger, apiRequests);
+    Effects noopEffects = Effects.ZERO;
+    for (Map.Entry<String, Effects> e : effectsByTrigger.entrySet()) {
+      if (e.getKey().endsWith("_noop")) {
+        noopEffects = noopEffects.plus(e.getValue());
+      }
+    }
+    Effects periodicEffects = effectsByTrigger.getOrDefault("periodic", Effects.ZERO);
+    EffectVerdict noopVerdict = effectVerdict(false, noop, noopEffects);
+    EffectVerdict timerVerdict = effectVerdict(true, periodic.reconciles(), periodicEffects);
+    return new Controller(
+        name, reconciles, seconds, noop, noopSeconds, periodic.reconciles(), periodic.seconds(), byTrigger, apiRequests, effectsByTrigger,
+        noopEffects, periodicEffects, noopVerdict,
+        effectVerdictText(noopVerdict, noop, noopSeconds, apiRequests == null ? null : apiRequests.noopRequests(), noopEffects),
+        timerVerdict,
+        effectVerdictText(timerVerdict, periodic.reconciles(), periodic.seconds(), apiRequests == null ? null : apiRequests.periodicRequests(), periodicEffects));
+  }
+
+  /**
+   * Waste only when every one of the reconciles is counted as having changed nothing: a reconcile
+   * whose effect the scrape does not hold may have repaired something.
+   */
+  private static EffectVerdict effectVerdict(boolean timer, double reconciles, Effects effects) {
+    if (reconciles == 0) {
+      return timer ? EffectVerdict.NO_TIMER_RECONCILES : EffectVerdict.NO_NOOP_RECONCILES;
+    }
+    if (effects.changed() > 0) {
+      return timer ? EffectVerdict.TIMER_REPAIRS : EffectVerdict.NOOP_REPAIRS;
+    }
+    if (effects.changedNothing() < reconciles) {
+      return timer ? EffectVerdict.TIMER_NOT_MEASURED : EffectVerdict.NOOP_NOT_MEASURED;
+    }
+    return timer ? EffectVerdict.TIMER_WASTE : EffectVerdict.NOOP_WASTE;
+  }
+
+  /** {@code requests}: null when the scrape has no API request series of the controller. */
+  private static String effectVerdictText(EffectVerdict verdict, double reconciles, double seconds, Double requests, Effects effects) {
+    String saved = requests == null
+        ? String.format(Locale.ROOT, "%.0f reconciles and %s", reconciles, seconds(seconds))
+        : String.format(Locale.ROOT, "%.0f reconciles, %s and %.0f API requests", reconciles, seconds(seconds), requests);
+    String which = verdict == EffectVerdict.TIMER_NOT_MEASURED ? "periodic reconciles" : "reconciles on no-op triggers";
+    return switch (verdict) {
+      case NO_NOOP_RECONCILES -> "no reconciles on no-op triggers";
+      case NO_TIMER_RECONCILES -> "no periodic reconciles";
+      case NOOP_WASTE -> "every reconcile on a no-op trigger changed nothing: a ResourceVersion check would save " + saved + ", and lose nothing seen here";
+      case TIMER_WASTE -> "every periodic reconcile changed nothing: a longer maxReconciliationInterval would save " + saved + ", and lose nothing seen here";
+      case NOOP_REPAIRS ->
+          String.format(
+              Locale.ROOT, "resync repaired state %.0f times in %.0f no-op-triggered reconciles: look at why the watch did not carry those changes before removing it",
+              effects.changed(), reconciles);
+      case TIMER_REPAIRS ->
+          String.format(Locale.ROOT, "the timer repaired state %.0f times in %.0f periodic reconciles: keep it", effects.changed(), reconciles);
+      case NOOP_NOT_MEASURED, TIMER_NOT_MEASURED -> effects.changedNothing() == 0
+          ? String.format(Locale.ROOT, "what the %.0f %s changed is not measured: the scrape has no controller_reconcile_effect_total for them (an older agent)", reconciles, which)
+          : String.format(
+              Locale.ROOT, "what %.0f of the %.0f %s changed is not measured (no controller_reconcile_effect_total for them); the other %.0f changed nothing",
+              reconciles - effects.changedNothing(), reconciles, which, effects.changedNothing());
+    };
   }
 
   private static String verdictText(Verdict verdict, double[] h, Controller fed) {

@@ -9,9 +9,13 @@ import java.util.Map;
 /**
  * One scrape of an agent's endpoint in the Prometheus text format (0.0.4, or OpenMetrics), parsed
  * strictly: a line that is not a comment or a sample, or a text cut off in the middle of a line, is
- * refused with the line that is wrong.
+ * refused with the line that is wrong; so is an effect the report cannot count (an effect series
+ * left out would make a reconcile that changed something look like one that did not).
  */
 public record Scrape(List<Sample> samples) {
+
+  /** The values of controller_reconcile_effect_total's {@code effect} label. */
+  static final List<String> EFFECTS = List.of("none", "unchanged", "changed");
 
   /** One sample line: the metric name, its labels in their order, the value. */
   public record Sample(String name, Map<String, String> labels, double value) {
@@ -37,6 +41,12 @@ public record Scrape(List<Sample> samples) {
       Sample sample = sample(line);
       if (sample == null) {
         throw new ReportException(source + " is not Prometheus text: line " + (i + 1) + " is no sample (" + clip(line) + ")");
+      }
+      String effect = sample.labels().get("effect");
+      if (sample.name().equals("controller_reconcile_effect_total") && (effect == null || !EFFECTS.contains(effect))) {
+        throw new ReportException(
+            source + " line " + (i + 1) + ": controller_reconcile_effect_total "
+                + (effect == null ? "has no effect label" : "has effect '" + effect + "', not none, unchanged or changed"));
       }
       samples.add(sample);
     }

@@ -40,6 +40,7 @@ public final class TableFormat {
       lines.add("");
       lines.add("Controllers");
     }
+    boolean effectsShown = false;
     for (ResyncReport.Controller c : report.controllers()) {
       lines.add("  " + c.controller());
       String periodic =
@@ -67,6 +68,22 @@ public final class TableFormat {
       c.byTrigger().forEach((trigger, cost) -> triggers.append(String.format(Locale.ROOT, "%s %.0f (%s), ", trigger, cost.reconciles(), ResyncReport.seconds(cost.seconds()))));
       triggers.setLength(triggers.length() - 2);
       lines.add(triggers.toString());
+      // a controller without effect series (an agent that does not count them) gets no effect lines, as without API request series
+      if (!c.effectsByTrigger().isEmpty()) {
+        if (c.noopVerdict() != ResyncReport.EffectVerdict.NO_NOOP_RECONCILES) {
+          lines.add(effects("on no-op triggers", c.noopEffects()));
+          lines.add("    => " + c.noopVerdictText());
+          effectsShown = true;
+        }
+        if (c.timerVerdict() != ResyncReport.EffectVerdict.NO_TIMER_RECONCILES) {
+          lines.add(effects("of periodic", c.periodicEffects()));
+          lines.add("    => " + c.timerVerdictText());
+          effectsShown = true;
+        }
+      }
+    }
+    if (effectsShown) {
+      lines.add("  " + EFFECTS_SEEN);
     }
     if (!report.informers().isEmpty()) {
       lines.add("");
@@ -84,6 +101,14 @@ public final class TableFormat {
       out.append(wrap(line));
     }
     return out.toString();
+  }
+
+  /** Said once under the controllers whenever effects are shown. */
+  static final String EFFECTS_SEEN = "effects count writes to the Kubernetes API only: writes to anything else are not seen";
+
+  private static String effects(String which, ResyncReport.Effects e) {
+    return String.format(
+        Locale.ROOT, "    effect %s: changed nothing %.0f (none %.0f, unchanged %.0f), changed %.0f", which, e.changedNothing(), e.none(), e.unchanged(), e.changed());
   }
 
   /** A count, and its rate when there is a window. */

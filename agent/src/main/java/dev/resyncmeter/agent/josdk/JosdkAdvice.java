@@ -155,8 +155,8 @@ final class JosdkAdvice {
   /** {@code Controller.reconcile(resource, context)}: JOSDK's call of the reconciler. */
   static final class Reconcile {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static long enter(@Advice.This Object controller) {
-      return JosdkBridge.reconcileStarting(((Controller<?>) controller).getConfiguration().getName());
+    static long enter(@Advice.This Object controller, @Advice.Argument(0) Object resource) {
+      return JosdkBridge.reconcileStarting(((Controller<?>) controller).getConfiguration().getName(), resource);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -5,8 +5,10 @@ import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.LateStart;
+import dev.resyncmeter.agent.ResourceVersions;
 import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
 import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
@@ -308,7 +310,12 @@ public final class JosdkBridge {
       context.reconcileOver();
       Object state = context.framework;
       if (state instanceof JosdkThread) {
-        ((JosdkThread) state).running = null;
+        JosdkThread thread = (JosdkThread) state;
+        thread.running = null;
+        if (thread.reconciled != null) {
+          thread.reconciled.reconcileEffect(thread.reconciledTrigger, context.takeReconcileEffect());
+          thread.reconciled = null;
+        }
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -318,9 +325,11 @@ public final class JosdkBridge {
   /**
    * {@code Controller.reconcile} starts: the clock, or 0 when the unit is off. From here to the end of
    * the execution (the reconciler's own calls, then JOSDK's patches of what it returned) API requests
-   * on this thread count under the execution's trigger.
+   * on this thread count under the execution's trigger. The version of {@code resource} (the primary
+   * resource) is the version before of a write whose own is not known: JOSDK's JSON patch of the
+   * status is computed against a copy whose version it cleared.
    */
-  public static long reconcileStarting(String controllerName) {
+  public static long reconcileStarting(String controllerName, Object resource) {
     try {
       ResyncMetrics metrics = AgentMetrics.get();
       if (!JosdkInstrumentation.SWITCH.on() || metrics == null || controllerName == null) {
@@ -329,6 +338,8 @@ public final class JosdkBridge {
       ThreadContext context = ThreadContext.current();
       JosdkThread.Submission running = context.framework instanceof JosdkThread ? ((JosdkThread) context.framework).running : null;
       context.reconcileBegan(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
+      // read now: JOSDK clears the resource's version while it patches its status
+      context.reconcileHandedVersion(ResourceVersions.of(resource));
       return System.nanoTime();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -349,19 +360,28 @@ public final class JosdkBridge {
       ResyncMetrics metrics = AgentMetrics.get();
       ThreadContext context = ThreadContext.current();
       Object state = context.framework;
-      if (!(state instanceof JosdkThread) || ((JosdkThread) state).running == null) {
+      JosdkThread execution = state instanceof JosdkThread && ((JosdkThread) state).running != null ? (JosdkThread) state : null;
+      if (execution == null) {
         context.reconcileOver(); // application code called it: no execution of JOSDK's follows
       }
       if (metrics == null || controllerName == null) {
         return;
       }
       Trigger trigger = Trigger.OTHER;
-      if (state instanceof JosdkThread && ((JosdkThread) state).running != null) {
-        ((JosdkThread) state).ran = true;
-        trigger = ((JosdkThread) state).running.trigger();
+      if (execution != null) {
+        execution.ran = true;
+        trigger = execution.running.trigger();
       }
       ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      metrics.controller(controllerName).reconciled(trigger, result, took);
+      ControllerMetrics controller = metrics.controller(controllerName);
+      controller.reconciled(trigger, result, took);
+      if (execution != null) {
+        // its effect is known when the execution ends, after JOSDK's own writes for it
+        execution.reconciled = controller;
+        execution.reconciledTrigger = trigger;
+      } else {
+        controller.reconcileEffect(trigger, context.takeReconcileEffect());
+      }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }

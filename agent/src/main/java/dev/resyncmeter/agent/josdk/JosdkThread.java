@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.josdk;
 
+import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
 
@@ -24,6 +25,12 @@ final class JosdkThread {
   /** The execution this thread runs, and whether it called the reconciler (or its cleanup) yet. */
   Submission running;
   boolean ran;
+  /**
+   * The reconcile counted in this execution, whose effect is counted when the execution ends: JOSDK
+   * writes what the reconciler returned (status, finalizer) after it returned.
+   */
+  ControllerMetrics reconciled;
+  Trigger reconciledTrigger;
 
   /** A submitted execution: the trigger of the events it took, and the resource state they were marked on. */
   record Submission(Trigger trigger, Object resourceState) {}

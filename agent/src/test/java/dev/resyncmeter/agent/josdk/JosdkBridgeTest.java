@@ -92,7 +92,7 @@ class JosdkBridgeTest {
     Object state = new Object();
     Object failing = handleEvent(state, true);
     JosdkBridge.executionStarting(failing);
-    long startedAt = JosdkBridge.reconcileStarting("op");
+    long startedAt = JosdkBridge.reconcileStarting("op", null);
     JosdkBridge.reconcileFinished(startedAt, "op", false, new IllegalStateException("failed"));
     // eventProcessingFinished -> handleRetryOnException: the state marks itself and a timer is set
     JosdkBridge.executionEnding();
@@ -180,7 +180,7 @@ class JosdkBridgeTest {
   }
 
   private static void finishReconcile(boolean rescheduled, Throwable thrown) {
-    long startedAt = JosdkBridge.reconcileStarting("op");
+    long startedAt = JosdkBridge.reconcileStarting("op", null);
     JosdkBridge.reconcileFinished(startedAt, "op", rescheduled, thrown);
     JosdkBridge.executionEnding();
     JosdkBridge.executionFinished();

@@ -94,6 +94,7 @@ public final class ControllerBridge {
       ReconcileResult result =
           context.heldReconcileThrew ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
       reconciles.reconciled(context.heldTrigger(), result, System.nanoTime() - context.heldSince());
+      reconciles.reconcileEffect(context.heldTrigger(), context.takeReconcileEffect());
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }

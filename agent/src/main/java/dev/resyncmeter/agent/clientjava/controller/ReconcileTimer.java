@@ -4,6 +4,7 @@ import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ThreadContext;
+import dev.resyncmeter.collector.Trigger;
 
 /**
  * Records one controller's reconciles, for its timing stand-in: the controller's meters are resolved
@@ -39,7 +40,9 @@ public final class ReconcileTimer {
         return;
       }
       ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      metrics.reconciled(context.heldTrigger(), result, nanos);
+      Trigger trigger = context.heldTrigger();
+      metrics.reconciled(trigger, result, nanos);
+      metrics.reconcileEffect(trigger, context.takeReconcileEffect());
     } catch (Throwable t) {
       AgentFaults.record(ControllerBridge.COMPONENT, t);
     }

@@ -13,11 +13,17 @@ final class RequestAdvice {
 
   private RequestAdvice() {}
 
-  /** {@code ApiClient.buildCall(...)}: the OkHttp client it builds on sends Kubernetes API requests. */
+  /**
+   * {@code ApiClient.buildCall(...)}: the OkHttp client it builds on sends Kubernetes API requests; an
+   * update or patch built here starts from the object (or patch) it sends.
+   */
   static final class BuildCall {
     @Advice.OnMethodExit(suppress = Throwable.class)
-    static void exit(@Advice.FieldValue("httpClient") Object httpClient) {
+    static void exit(@Advice.FieldValue("httpClient") Object httpClient, @Advice.Argument(2) String method, @Advice.Argument(5) Object body) {
       RequestBridge.apiClientUses(httpClient);
+      if (body != null && !"GET".equals(method)) {
+        RequestBridge.writeBuilt(method, body);
+      }
     }
   }
 
@@ -34,13 +40,18 @@ final class RequestAdvice {
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter long sentAt, @Advice.This Object call, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
+    static void exit(@Advice.Enter long sentAt, @Advice.This Object call, @Advice.Return Object response, @Advice.Thrown Throwable thrown)
+        throws java.io.IOException {
       if (sentAt == 0) {
         return;
       }
       okhttp3.Request request = ((okhttp3.Call) call).request();
       int code = thrown == null && response != null ? ((okhttp3.Response) response).code() : RestClientMetrics.NO_RESPONSE;
       RequestBridge.finished(sentAt, request.url().host(), request.url().port(), request.method(), code);
+      if (!"GET".equals(request.method()) && RequestBridge.writeAnswered(request.method(), code)) {
+        // an update or patch answered 2xx: its object's version is in the body's first bytes
+        RequestBridge.updateAnswered(code, ((okhttp3.Response) response).peekBody(RequestBridge.ANSWER_BYTES_READ).bytes());
+      }
     }
   }
 }

@@ -3,11 +3,20 @@ package dev.resyncmeter.agent.clientjava.request;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.ApiRequests;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.ResourceVersions;
+import dev.resyncmeter.collector.ResourceVersionJson;
+import dev.resyncmeter.collector.ThreadContext;
 
 /** Which OkHttp clients send client-java's API requests: the ones an {@code ApiClient} built calls on. */
 public final class RequestBridge {
 
   public static final String COMPONENT = "clientjava-requests";
+
+  /**
+   * How much of an update's or patch's answer is read for its version: an object's metadata comes
+   * first from the API server, but a server that orders fields by name puts managed fields before it.
+   */
+  public static final long ANSWER_BYTES_READ = 64 * 1024;
 
   /** OkHttp clients of {@code ApiClient}s; each is written once, read on every request. */
   private static final IdentityWeakMap<Boolean> API_CLIENTS_HTTP = new IdentityWeakMap<>();
@@ -47,6 +56,56 @@ public final class RequestBridge {
   /** A request of an {@code ApiClient} to {@code url} is sent: the clock for {@link #finished}, 0 when not counted. */
   public static long sending(String method, String url) {
     return ApiRequests.sendingTo(RequestInstrumentation.SWITCH, method, url);
+  }
+
+  /**
+   * An update or patch is built on this thread with {@code body} (the object sent, or the patch):
+   * the version it carries is the object's before the write, when a reconcile runs here.
+   */
+  public static void writeBuilt(String method, Object body) {
+    try {
+      if (("PUT".equals(method) || "PATCH".equals(method)) && RequestInstrumentation.SWITCH.on()) {
+        ThreadContext context = ThreadContext.current();
+        if (context.reconciling()) {
+          context.writeBase(ResourceVersions.of(body));
+        }
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /**
+   * A write ({@code method} other than GET) sent on this thread got {@code code}: true when it is an
+   * update or patch whose answer must be read ({@link #updateAnswered}) to tell whether it changed
+   * its object; otherwise its effect is told here.
+   */
+  public static boolean writeAnswered(String method, int code) {
+    try {
+      if (RequestInstrumentation.SWITCH.isOff()) {
+        return false;
+      }
+      ThreadContext context = ThreadContext.current();
+      boolean updates = "PUT".equals(method) || "PATCH".equals(method);
+      if (updates && code >= 200 && code <= 299 && context.reconciling() && context.hasWriteBase()) {
+        return true;
+      }
+      context.writeAnswered(code, null, null);
+      context.takeWriteBase();
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+    return false;
+  }
+
+  /** The first bytes of the answer to an update or patch that {@link #writeAnswered} asked for. */
+  public static void updateAnswered(int code, byte[] answer) {
+    try {
+      ThreadContext context = ThreadContext.current();
+      context.writeAnswered(code, context.takeWriteBase(), ResourceVersionJson.of(answer));
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
   }
 
   public static void finished(long sentAt, String host, int port, String method, int code) {

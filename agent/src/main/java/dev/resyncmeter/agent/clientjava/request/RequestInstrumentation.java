@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.clientjava.request;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
@@ -14,6 +15,8 @@ import net.bytebuddy.agent.builder.AgentBuilder;
  * when it returns (for a watch, when its response starts streaming). An OkHttp client is known as an
  * {@code ApiClient}'s when that builds a call on it (calls are also rebuilt on it: client-java's
  * generic API rewrites the URL of core-group calls); other code's OkHttp clients are left alone.
+ * A write's effect: the resourceVersion of the object an update or patch sends is read where the call
+ * is built, and the answer's from the response's first bytes, on the same thread.
  */
 public final class RequestInstrumentation implements InstrumentationUnit {
 
@@ -40,7 +43,11 @@ public final class RequestInstrumentation implements InstrumentationUnit {
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("httpClient", OK_HTTP_CLIENT)
-                .advice("Call buildCall(...)", named("buildCall").and(returns(named("okhttp3.Call"))), RequestAdvice.BuildCall.class, true))
+                .advice(
+                    "Call buildCall(String, String, String method, List, List, Object body, ...)",
+                    named("buildCall").and(returns(named("okhttp3.Call"))).and(takesArgument(2, String.class)).and(takesArgument(5, Object.class)),
+                    RequestAdvice.BuildCall.class,
+                    true))
         .type(named(REAL_CALL))
         .transform(
             LayoutCheckedAdvice.of(SWITCH).field("client", OK_HTTP_CLIENT).method("execute", 0, RequestAdvice.Execute.class));

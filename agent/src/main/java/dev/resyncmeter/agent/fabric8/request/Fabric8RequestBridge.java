@@ -3,6 +3,8 @@ package dev.resyncmeter.agent.fabric8.request;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.ApiRequests;
 import dev.resyncmeter.agent.Fields;
+import dev.resyncmeter.agent.ResourceVersions;
+import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.RestClientMetrics;
 import java.lang.reflect.Method;
 import java.net.URI;
@@ -34,7 +36,80 @@ public final class Fabric8RequestBridge {
         }
       };
 
+  /** {@code KubernetesClientException.getCode()}: the status of a refused request, 0 or less when none came. */
+  private static final ClassValue<Method> STATUS_CODE =
+      new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> type) {
+          try {
+            Method code = type.getMethod("getCode");
+            code.setAccessible(true);
+            return code.getReturnType() == int.class ? code : null;
+          } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+          }
+        }
+      };
+
   private Fabric8RequestBridge() {}
+
+  /** The resourceVersion {@code object} carries, or null. */
+  public static String versionOf(Object object) {
+    try {
+      return Fabric8RequestInstrumentation.SWITCH.on() ? ResourceVersions.of(object) : null;
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return null;
+    }
+  }
+
+  /** A patch computed against {@code base} is about to be made on this thread. */
+  public static void patchStartsFrom(Object base) {
+    try {
+      ThreadContext context = ThreadContext.current();
+      if (context.reconciling()) {
+        context.writeBase(versionOf(base));
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
+
+  /** The version the patch sent now starts from: the base told before, else {@code current}'s. */
+  public static String patchBase(Object current) {
+    try {
+      ThreadContext context = ThreadContext.current();
+      if (!context.reconciling()) {
+        return null;
+      }
+      return context.hasWriteBase() ? context.takeWriteBase() : versionOf(current);
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+      return null;
+    }
+  }
+
+  /**
+   * A write on this thread that started from an object at {@code before} (null: not known) returned
+   * {@code answer}, or failed with {@code thrown}: refused with a status, or with no answer at all.
+   */
+  public static void writeAnswered(String before, Object answer, Throwable thrown) {
+    try {
+      ThreadContext context = ThreadContext.current();
+      if (!context.reconciling() || Fabric8RequestInstrumentation.SWITCH.isOff()) {
+        return;
+      }
+      if (thrown != null) {
+        Method code = STATUS_CODE.get(thrown.getClass());
+        context.writeAnswered(code == null ? RestClientMetrics.NO_RESPONSE : (Integer) code.invoke(thrown), null, null);
+        return;
+      }
+      // a returned answer is a success (2xx): fabric8 throws for any other status
+      context.writeAnswered(200, before, ResourceVersions.of(answer));
+    } catch (Throwable t) {
+      AgentFaults.record(COMPONENT, t);
+    }
+  }
 
   public static long sending(String method, URI uri) {
     return ApiRequests.sending(Fabric8RequestInstrumentation.SWITCH, method, uri.getRawPath(), isWatch(uri.getRawQuery()));

@@ -1,0 +1,61 @@
+package dev.resyncmeter.agent.fabric8.request;
+
+import net.bytebuddy.asm.Advice;
+
+/**
+ * The advice woven into fabric8's {@code OperationSupport}, where each write the client makes (JOSDK's
+ * included) is sent and its answer returned as an object on the calling thread: it hands the object
+ * the write starts from and the object (or failure) it got back to {@link Fabric8RequestBridge}.
+ * Signatures and bodies name only the JDK's types.
+ */
+final class Fabric8WriteAdvice {
+
+  private Fabric8WriteAdvice() {}
+
+  /** {@code handleUpdate(T updated, Class)}: a PUT of {@code updated}, which carries the version it replaces. */
+  static final class Update {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static String enter(@Advice.Argument(0) Object updated) {
+      return Fabric8RequestBridge.versionOf(updated);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) {
+      Fabric8RequestBridge.writeAnswered(before, answer, thrown);
+    }
+  }
+
+  /**
+   * {@code handlePatch(PatchContext, T current, T updated, Class)}: the object the patch starts from,
+   * read before fabric8 clears its version to compute a JSON patch against it.
+   */
+  static final class PatchOfObjects {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.Argument(1) Object current, @Advice.Argument(2) Object updated) {
+      Fabric8RequestBridge.patchStartsFrom(current != null ? current : updated);
+    }
+  }
+
+  /** {@code handlePatch(PatchContext, T current, String patch, Class)}: one PATCH request. */
+  static final class PatchText {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static String enter(@Advice.Argument(1) Object current) {
+      return Fabric8RequestBridge.patchBase(current);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) {
+      Fabric8RequestBridge.writeAnswered(before, answer, thrown);
+    }
+  }
+
+  /** {@code handleCreate} and {@code handleDelete}: a write that changes something unless it is refused. */
+  static final class CreateOrDelete {
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Thrown Throwable thrown) {
+      if (thrown != null) {
+        Fabric8RequestBridge.writeAnswered(null, null, thrown);
+      }
+    }
+  }
+}

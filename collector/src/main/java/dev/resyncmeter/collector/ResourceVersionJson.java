@@ -1,0 +1,200 @@
+package dev.resyncmeter.collector;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The {@code metadata.resourceVersion} of a Kubernetes object in JSON, read without a JSON library
+ * (the host's may be any, or none the agent can see): only the top-level object's {@code metadata}
+ * counts, so a {@code resourceVersion} deeper down (an annotation's value, an owner's) never does.
+ * Stops at the version; anything it cannot read to the end (cut off, malformed) gives null.
+ */
+public final class ResourceVersionJson {
+
+  private final byte[] json;
+  private final int length;
+  private int at;
+
+  private ResourceVersionJson(byte[] json, int length) {
+    this.json = json;
+    this.length = length;
+  }
+
+  /** The version in the first {@code length} bytes of {@code json}, or null. */
+  public static String of(byte[] json, int length) {
+    if (json == null) {
+      return null;
+    }
+    try {
+      return new ResourceVersionJson(json, Math.min(length, json.length)).topLevel();
+    } catch (Malformed e) {
+      return null;
+    }
+  }
+
+  public static String of(byte[] json) {
+    return json == null ? null : of(json, json.length);
+  }
+
+  public static String of(String json) {
+    return json == null ? null : of(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private String topLevel() throws Malformed {
+    expect('{');
+    if (peekIs('}')) {
+      return null; // an empty object holds no version
+    }
+    while (true) {
+      String key = string();
+      expect(':');
+      if (key.equals("metadata") && peekIs('{')) {
+        return inMetadata();
+      }
+      skipValue();
+      if (!nextMember()) {
+        return null;
+      }
+    }
+  }
+
+  private String inMetadata() throws Malformed {
+    expect('{');
+    if (peekIs('}')) {
+      return null; // an empty object holds no version
+    }
+    while (true) {
+      String key = string();
+      expect(':');
+      if (key.equals("resourceVersion")) {
+        return peekIs('"') ? string() : null;
+      }
+      skipValue();
+      if (!nextMember()) {
+        return null;
+      }
+    }
+  }
+
+  /** After a member: true at a comma (another member follows), false at the object's end. */
+  private boolean nextMember() throws Malformed {
+    char c = next();
+    if (c == ',') {
+      return true;
+    }
+    if (c == '}') {
+      return false;
+    }
+    throw new Malformed();
+  }
+
+  private void skipValue() throws Malformed {
+    skipSpace();
+    if (at >= length) {
+      throw new Malformed();
+    }
+    byte c = json[at];
+    if (c == '"') {
+      string();
+    } else if (c == '{' || c == '[') {
+      skipNested();
+    } else {
+      // a number, true, false or null: up to the next delimiter
+      while (at < length && json[at] != ',' && json[at] != '}' && json[at] != ']' && !isSpace(json[at])) {
+        at++;
+      }
+    }
+  }
+
+  /** Skips an object or array, strings inside it included. */
+  private void skipNested() throws Malformed {
+    int depth = 0;
+    while (at < length) {
+      byte c = json[at];
+      if (c == '"') {
+        string();
+        continue;
+      }
+      at++;
+      if (c == '{' || c == '[') {
+        depth++;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        return;
+      }
+    }
+    throw new Malformed();
+  }
+
+  /** A string at the cursor, unescaped (only simple escapes; a version is plain digits). */
+  private String string() throws Malformed {
+    expect('"');
+    int start = at;
+    boolean escaped = false;
+    while (at < length) {
+      byte c = json[at++];
+      if (c == '\\') {
+        escaped = true;
+        at++;
+      } else if (c == '"') {
+        String raw = new String(json, start, at - 1 - start, StandardCharsets.UTF_8);
+        return escaped ? unescape(raw) : raw;
+      }
+    }
+    throw new Malformed();
+  }
+
+  private static String unescape(String raw) {
+    StringBuilder out = new StringBuilder(raw.length());
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      if (c == '\\' && i + 1 < raw.length()) {
+        char e = raw.charAt(++i);
+        out.append(e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e);
+        if (e == 'u' && i + 4 < raw.length()) {
+          out.setLength(out.length() - 1);
+          out.append((char) Integer.parseInt(raw.substring(i + 1, i + 5), 16));
+          i += 4;
+        }
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private void expect(char expected) throws Malformed {
+    if (next() != expected) {
+      throw new Malformed();
+    }
+  }
+
+  /** Whether the next character (after spaces) is {@code expected}; consumes nothing. */
+  private boolean peekIs(char expected) {
+    skipSpace();
+    return at < length && json[at] == expected;
+  }
+
+  private char next() throws Malformed {
+    skipSpace();
+    if (at >= length) {
+      throw new Malformed();
+    }
+    return (char) json[at++];
+  }
+
+  private void skipSpace() {
+    while (at < length && isSpace(json[at])) {
+      at++;
+    }
+  }
+
+  private static boolean isSpace(byte c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  }
+
+  /** Not JSON this reader can follow to the version: no version then. */
+  private static final class Malformed extends Exception {
+    Malformed() {
+      super(null, null, false, false);
+    }
+  }
+}

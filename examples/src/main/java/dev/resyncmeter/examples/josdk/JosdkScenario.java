@@ -21,8 +21,9 @@ import java.util.function.BooleanSupplier;
  * {@code reschedule-once}, {@code fail-once}, {@code slow}); once each has been reconciled and the
  * reschedule and the retry are done, {@code slow} changes twice, the second time while the reconcile
  * of the first change runs; then the operator runs until every ConfigMap had two periodic reconciles
- * (maximum interval 2 s), and stops. Prints {@code truth} lines and {@code SCENARIO DONE}, then waits
- * for its standard input to close.
+ * (maximum interval 2 s), and stops. Prints what each of the operator's writes got ({@code WRITE ...}),
+ * the writes sent outside its reconcile code ({@code WRITES OUTSIDE THE RECONCILER n}: JOSDK's own, if
+ * any), {@code truth} lines and {@code SCENARIO DONE}, then waits for its standard input to close.
  *
  * <p>{@code --http jdk} runs it on fabric8's JDK HTTP client instead of the default one (Vert.x). The
  * client carries the application's own interceptor, which counts every response it sees.

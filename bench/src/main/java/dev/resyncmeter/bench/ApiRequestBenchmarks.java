@@ -44,12 +44,20 @@ public class ApiRequestBenchmarks {
   private static final String CONFIG_MAP =
       "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-0\",\"namespace\":\"default\",\"resourceVersion\":\"7\"},\"data\":{\"v\":\"1\"}}";
 
-  /** A controller's reconciler (the agent's stand-in, with the agent) that reads its object once. */
-  @State(Scope.Thread)
-  public static class ReadingController {
+  /**
+   * A controller's reconciler (the agent's stand-in, with the agent) that sends one call, built as
+   * client-java's generated API builds it, on a client whose own interceptor answers in process with
+   * the object at version 7; the answer's body is not parsed.
+   */
+  public abstract static class OneCallController {
     ExecutorService delaying;
     Reconciler reconciler;
     final Request request = new Request("default", "cm-0");
+
+    /** The call's method, and the object it sends (null: none). */
+    abstract String method();
+
+    abstract Object body();
 
     @Setup
     public void setUp() throws ReflectiveOperationException {
@@ -66,11 +74,13 @@ public class ApiRequestBenchmarks {
                           .body(ResponseBody.create(CONFIG_MAP, MediaType.get("application/json")))
                           .build())
               .build());
-      Reconciler reading =
+      String method = method();
+      Object body = body();
+      java.util.Map<String, String> headers = body == null ? java.util.Map.of() : java.util.Map.of("Content-Type", "application/json");
+      Reconciler calling =
           request -> {
-            // the call client-java's generated API builds for a read, executed; its body is not parsed
-            try (Response response = client.buildCall(client.getBasePath(), "/api/v1/namespaces/" + request.getNamespace() + "/configmaps/" + request.getName(), "GET",
-                    List.of(), List.of(), null, new HashMap<>(), new HashMap<>(), new HashMap<>(), new String[0], null).execute()) {
+            try (Response response = client.buildCall(client.getBasePath(), "/api/v1/namespaces/" + request.getNamespace() + "/configmaps/" + request.getName(), method,
+                    List.of(), List.of(), body, new HashMap<>(headers), new HashMap<>(), new HashMap<>(), new String[0], null).execute()) {
               if (response.code() != 200) {
                 throw new IllegalStateException("the in-process answer failed");
               }
@@ -80,11 +90,11 @@ public class ApiRequestBenchmarks {
             return new Result(false);
           };
       delaying = Executors.newSingleThreadExecutor(ResyncPipeline.daemon("bench-delaying"));
-      DefaultController controller = new DefaultController("bench-reader", reading, new DefaultRateLimitingQueue<Request>(delaying));
+      DefaultController controller = new DefaultController("bench-" + method, calling, new DefaultRateLimitingQueue<Request>(delaying));
       Field field = DefaultController.class.getDeclaredField("reconciler");
       field.setAccessible(true);
       reconciler = (Reconciler) field.get(controller);
-      if (Boolean.getBoolean(MicroBenchmarks.EXPECT_AGENT) && reconciler == reading) {
+      if (Boolean.getBoolean(MicroBenchmarks.EXPECT_AGENT) && reconciler == calling) {
         throw new IllegalStateException("the agent is attached but did not put its stand-in in front of the reconciler");
       }
     }
@@ -95,61 +105,36 @@ public class ApiRequestBenchmarks {
     }
   }
 
-  /**
-   * A controller's reconciler that writes its object back once, as a reconciler with nothing to
-   * change does on a resync: an update carrying the version it read, answered in process with the
-   * object at that version (the API server's answer to an update that changes nothing). With the
-   * agent, that reads the version sent and the version answered: the write's effect.
-   */
+  /** A reconciler that reads its object once. */
   @State(Scope.Thread)
-  public static class WritingController {
-    ExecutorService delaying;
-    Reconciler reconciler;
-    final Request request = new Request("default", "cm-0");
-
-    @Setup
-    public void setUp() throws ReflectiveOperationException {
-      ApiClient client = new ClientBuilder().setBasePath("http://127.0.0.1:1").build();
-      client.setHttpClient(
-          client.getHttpClient().newBuilder()
-              .addInterceptor(
-                  chain ->
-                      new Response.Builder()
-                          .request(chain.request())
-                          .protocol(Protocol.HTTP_1_1)
-                          .code(200)
-                          .message("OK")
-                          .body(ResponseBody.create(CONFIG_MAP, MediaType.get("application/json")))
-                          .build())
-              .build());
-      V1ConfigMap object =
-          new V1ConfigMap().metadata(new V1ObjectMeta().name("cm-0").namespace("default").resourceVersion("7")).data(java.util.Map.of("v", "1"));
-      Reconciler writing =
-          request -> {
-            // the call client-java's generated API builds for an update, executed; the answer is not parsed
-            try (Response response = client.buildCall(client.getBasePath(), "/api/v1/namespaces/" + request.getNamespace() + "/configmaps/" + request.getName(), "PUT",
-                    List.of(), List.of(), object, new HashMap<>(), new HashMap<>(), new HashMap<>(), new String[0], null).execute()) {
-              if (response.code() != 200) {
-                throw new IllegalStateException("the in-process answer failed");
-              }
-            } catch (IOException | ApiException e) {
-              throw new IllegalStateException(e);
-            }
-            return new Result(false);
-          };
-      delaying = Executors.newSingleThreadExecutor(ResyncPipeline.daemon("bench-delaying"));
-      DefaultController controller = new DefaultController("bench-writer", writing, new DefaultRateLimitingQueue<Request>(delaying));
-      Field field = DefaultController.class.getDeclaredField("reconciler");
-      field.setAccessible(true);
-      reconciler = (Reconciler) field.get(controller);
-      if (Boolean.getBoolean(MicroBenchmarks.EXPECT_AGENT) && reconciler == writing) {
-        throw new IllegalStateException("the agent is attached but did not put its stand-in in front of the reconciler");
-      }
+  public static class ReadingController extends OneCallController {
+    @Override
+    String method() {
+      return "GET";
     }
 
-    @TearDown
-    public void tearDown() {
-      delaying.shutdownNow();
+    @Override
+    Object body() {
+      return null;
+    }
+  }
+
+  /**
+   * A reconciler that writes its object back once, as one with nothing to change does on a resync: an
+   * update carrying the version it read, answered with the object at that version (the API server's
+   * answer to an update that changes nothing). With the agent, that reads the version sent and the
+   * version answered: the write's effect.
+   */
+  @State(Scope.Thread)
+  public static class WritingController extends OneCallController {
+    @Override
+    String method() {
+      return "PUT";
+    }
+
+    @Override
+    Object body() {
+      return new V1ConfigMap().metadata(new V1ObjectMeta().name("cm-0").namespace("default").resourceVersion("7")).data(java.util.Map.of("v", "1"));
     }
   }
 

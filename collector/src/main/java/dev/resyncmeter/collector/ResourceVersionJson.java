@@ -40,37 +40,30 @@ public final class ResourceVersionJson {
   }
 
   private String topLevel() throws Malformed {
-    expect('{');
-    if (peekIs('}')) {
-      return null; // an empty object holds no version
+    if (!toMember("metadata") || !peekIs('{') || !toMember("resourceVersion")) {
+      return null;
     }
-    while (true) {
-      String key = string();
-      expect(':');
-      if (key.equals("metadata") && peekIs('{')) {
-        return inMetadata();
-      }
-      skipValue();
-      if (!nextMember()) {
-        return null;
-      }
-    }
+    return peekIs('"') ? string() : null;
   }
 
-  private String inMetadata() throws Malformed {
+  /**
+   * Reads the object at the cursor up to the value of its member {@code key}: true there, false when
+   * the object ends without it.
+   */
+  private boolean toMember(String key) throws Malformed {
     expect('{');
     if (peekIs('}')) {
-      return null; // an empty object holds no version
+      return false; // an empty object
     }
     while (true) {
-      String key = string();
+      String name = string();
       expect(':');
-      if (key.equals("resourceVersion")) {
-        return peekIs('"') ? string() : null;
+      if (name.equals(key)) {
+        return true;
       }
       skipValue();
       if (!nextMember()) {
-        return null;
+        return false;
       }
     }
   }

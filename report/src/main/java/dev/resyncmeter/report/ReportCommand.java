@@ -9,14 +9,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * {@code report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]}: scrapes the endpoint
  * twice a window apart, or reads one saved scrape (counts since the agent started) or two (the window
  * between them: {@code --window}, else the files' modification times), and prints the report.
- * Unusable input gives one line on stderr and exit code 1; a bad command line, code 2.
+ * Unusable input gives one line on stderr and exit code 1; a bad command line, code 2. With
+ * {@code --fail-on CONDITION} (repeatable, see {@link Gate}) the report is printed as always, then
+ * each handler or controller that fails a condition gets one line on stderr, and the exit code is 1.
  */
 public final class ReportCommand {
 
@@ -24,7 +28,9 @@ public final class ReportCommand {
       "usage: java -jar resync-meter-agent.jar report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]\n"
           + "  without FILE: scrapes URL (default http://127.0.0.1:9464/metrics) twice, WINDOW apart\n"
           + "  one FILE: a saved scrape, counts since the agent started; two FILEs: the window between them\n"
-          + "  (--window, else the files' modification times)";
+          + "  (--window, else the files' modification times)\n"
+          + "  --fail-on CONDITION (repeatable): after the report, exit 1 with a line for each handler or controller that fails it:\n"
+          + "  enqueues-noops, 'noop-share>PCT' or 'noop-waste>PCT' (quoted: the shell reads > as a redirection)";
 
   static final String DEFAULT_URL = "http://127.0.0.1:9464/metrics";
 
@@ -43,6 +49,7 @@ public final class ReportCommand {
     Double window = null;
     String format = "table";
     List<Path> files = new ArrayList<>();
+    Set<Gate.Condition> failOn = new LinkedHashSet<>();
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -58,6 +65,7 @@ public final class ReportCommand {
               throw new UsageException("--format takes table or json, not '" + format + "'");
             }
           }
+          case "--fail-on" -> failOn.add(Gate.condition(value(args, ++i, "--fail-on")));
           default -> {
             if (args[i].startsWith("-")) {
               throw new UsageException("unknown option " + args[i]);
@@ -102,7 +110,11 @@ public final class ReportCommand {
         report = ResyncReport.of(first, second, window == null ? windowOfFiles(files.get(0), files.get(1)) : window);
       }
       out.print(format.equals("json") ? JsonFormat.render(report, source) : TableFormat.render(report, source));
-      return 0;
+      // the whole report before the first failure line, where both go to one terminal or CI log
+      out.flush();
+      List<String> failures = Gate.failures(report, failOn);
+      failures.forEach(line -> err.println("resync-meter report: fail: " + line));
+      return failures.isEmpty() ? 0 : 1;
     } catch (ReportException e) {
       err.println("resync-meter report: " + e.getMessage());
       return 1;

@@ -1,7 +1,9 @@
 package dev.resyncmeter.examples.apiserver;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.kubernetes.client.openapi.JSON;
@@ -63,13 +65,19 @@ import java.util.logging.Logger;
  *       without a resourceVersion is unconditional. A PUT that changes nothing keeps the version and
  *       emits no event, as a real server does (so a controller writing back what it read does not
  *       feed itself events).
+ *   <li>{@code PATCH /api/v1/namespaces/{ns}/configmaps/{name}} with a JSON merge patch (RFC 7386,
+ *       {@code application/merge-patch+json}), as a real server applies one: a {@code
+ *       metadata.resourceVersion} in the patch is a precondition (409 Conflict when stale), a patch
+ *       that changes nothing keeps the version and emits no event, one that changes gets a new
+ *       version and a MODIFIED event; 404 NotFound for a missing object, 415 UnsupportedMediaType
+ *       for any other patch type (JSON patch, strategic merge patch, apply).
  *   <li>One global resourceVersion counter, strictly increasing, as decimal strings; every write
  *       stamps {@code metadata.resourceVersion}; create also sets {@code uid} and {@code
  *       creationTimestamp}. A DELETED event carries the deleting version.
  * </ul>
  *
  * <p>What it does not do: any other resource (namespaces need not exist, there is no discovery,
- * {@code /version} or OpenAPI); PATCH; label or field selectors (refused with 400 rather than
+ * {@code /version} or OpenAPI); PATCH other than JSON merge patch; label or field selectors (refused with 400 rather than
  * silently ignored); pagination ({@code limit} and {@code continue} are ignored, everything comes
  * in one page); {@code resourceVersionMatch}, {@code sendInitialEvents} and bookmarks (ignored;
  * {@code allowWatchBookmarks} is accepted, no BOOKMARK is ever sent); generateName, validation
@@ -474,6 +482,57 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Applies a JSON merge patch to the stored object and stores the result as a PUT of it would: the
+   * patch's {@code metadata.resourceVersion}, if any, becomes the result's, so a stale one is a 409;
+   * a result equal to the stored object is no write.
+   */
+  private V1ConfigMap doMergePatch(String namespace, String name, String patchBody) {
+    JsonElement patch;
+    try {
+      patch = JsonParser.parseString(patchBody);
+    } catch (RuntimeException e) {
+      throw new StatusException(400, "BadRequest", "cannot decode merge patch: " + e.getMessage(), null);
+    }
+    if (!patch.isJsonObject()) {
+      throw new StatusException(400, "BadRequest", "a merge patch of a ConfigMap must be a JSON object", name);
+    }
+    lock.lock();
+    try {
+      V1ConfigMap current = objects.get(key(namespace, name));
+      if (current == null) {
+        throw notFound(name);
+      }
+      JsonObject merged = Wire.configMap(current, true);
+      mergeInto(merged, patch.getAsJsonObject());
+      V1ConfigMap next = parse(merged.toString());
+      checkNamespace(next, namespace);
+      if (!name.equals(next.getMetadata().getName())) {
+        throw new StatusException(400, "BadRequest", "the name of the object does not match the name on the URL", name);
+      }
+      return doReplace(namespace, name, next, false);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** RFC 7386: null removes a member, an object merges into an object, anything else replaces. */
+  private static void mergeInto(JsonObject target, JsonObject patch) {
+    for (Map.Entry<String, JsonElement> member : patch.entrySet()) {
+      JsonElement value = member.getValue();
+      JsonElement existing = target.get(member.getKey());
+      if (value.isJsonNull()) {
+        target.remove(member.getKey());
+      } else if (value.isJsonObject()) {
+        JsonObject into = existing != null && existing.isJsonObject() ? existing.getAsJsonObject() : new JsonObject();
+        mergeInto(into, value.getAsJsonObject());
+        target.add(member.getKey(), into);
+      } else {
+        target.add(member.getKey(), value);
+      }
+    }
+  }
+
   private V1ConfigMap doDelete(String namespace, String name) {
     lock.lock();
     try {
@@ -582,6 +641,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
                   400, "BadRequest", "the name of the object does not match the name on the URL", name);
             }
             sendJson(exchange, 200, Wire.configMap(doReplace(namespace, name, cm, false), true).toString());
+          }
+          case "PATCH" -> {
+            requireMergePatch(exchange.getRequestHeaders().getFirst("Content-Type"));
+            sendJson(exchange, 200, Wire.configMap(doMergePatch(namespace, name, body), true).toString());
           }
           case "DELETE" -> {
             V1ConfigMap removed = doDelete(namespace, name);
@@ -785,6 +848,19 @@ public final class EmbeddedApiServer implements AutoCloseable {
           400,
           "BadRequest",
           "the namespace of the provided object does not match the namespace sent on the request",
+          null);
+    }
+  }
+
+  /** A merge patch, with or without parameters ({@code ; charset=utf-8}); other patch types get 415. */
+  private static void requireMergePatch(String contentType) {
+    String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].trim();
+    if (!mediaType.equalsIgnoreCase("application/merge-patch+json")) {
+      throw new StatusException(
+          415,
+          "UnsupportedMediaType",
+          "the body of the request was in an unknown format - accepted media types include: application/merge-patch+json"
+              + " (EmbeddedApiServer applies JSON merge patches only)",
           null);
     }
   }

@@ -21,8 +21,9 @@ import java.util.function.BooleanSupplier;
  * {@code reschedule-once}, {@code fail-once}, {@code slow}); once each has been reconciled and the
  * reschedule and the retry are done, {@code slow} changes twice, the second time while the reconcile
  * of the first change runs; then the operator runs until every ConfigMap had two periodic reconciles
- * (maximum interval 2 s), and stops. Prints {@code truth} lines and {@code SCENARIO DONE}, then waits
- * for its standard input to close.
+ * (maximum interval 2 s), and stops. Prints what each of the operator's writes got ({@code WRITE ...}),
+ * the writes sent outside its reconcile code ({@code WRITES OUTSIDE THE RECONCILER n}: JOSDK's own, if
+ * any), {@code truth} lines and {@code SCENARIO DONE}, then waits for its standard input to close.
  *
  * <p>{@code --http jdk} runs it on fabric8's JDK HTTP client instead of the default one (Vert.x). The
  * client carries the application's own interceptor, which counts every response it sees.
@@ -47,11 +48,9 @@ public final class JosdkScenario {
     try (MockApiServer server = MockApiServer.start();
         KubernetesClient client = server.client(jdk ? new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory() : null, requests)) {
       System.out.println("HTTP CLIENT " + client.getHttpClient().getClass().getName());
-      if (attach) {
-        afterAttach(client, truth);
-      } else {
-        run(client, truth);
-      }
+      ConfigMapOperator operator = attach ? afterAttach(client, truth) : run(client, truth);
+      new java.util.TreeSet<>(operator.outcomes).forEach(System.out::println);
+      System.out.println("WRITES OUTSIDE THE RECONCILER " + requests.writesOutsideTheReconciler.get());
     }
     System.out.print(truth.render());
     System.out.println("SCENARIO DONE");
@@ -63,7 +62,7 @@ public final class JosdkScenario {
     System.exit(0);
   }
 
-  static void run(KubernetesClient client, Truth truth) throws Exception {
+  static ConfigMapOperator run(KubernetesClient client, Truth truth) throws Exception {
     for (String name : NAMES) {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
@@ -94,9 +93,10 @@ public final class JosdkScenario {
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "add"), NAMES.size());
     truth.set(series("informer_notifications_total", "handler", handler, "kind", "ConfigMap", "type", "update"), 2);
     truth.set(series("informer_updates_total", "cause", "watch", "handler", handler, "kind", "ConfigMap", "resource_version", "changed"), 2);
+    return reconciler;
   }
 
-  static void afterAttach(KubernetesClient client, Truth truth) throws Exception {
+  static ConfigMapOperator afterAttach(KubernetesClient client, Truth truth) throws Exception {
     for (String name : NAMES) {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
@@ -125,6 +125,7 @@ public final class JosdkScenario {
     } finally {
       operator.stop();
     }
+    return reconciler;
   }
 
   private static void phase(String name, String phase, KubernetesClient client) {

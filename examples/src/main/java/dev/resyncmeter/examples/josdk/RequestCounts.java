@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The application's own fabric8 interceptor, counting under the series the agent must export: each
@@ -21,9 +22,15 @@ import java.util.Map;
  */
 final class RequestCounts implements Interceptor {
 
-  private static final Map<String, String> VERB_OF_METHOD = Map.of("GET", "get", "PATCH", "patch", "POST", "create", "PUT", "update");
+  private static final Map<String, String> VERB_OF_METHOD = Map.of("GET", "get", "PATCH", "patch", "POST", "create", "PUT", "update", "DELETE", "delete");
 
   private final Truth truth;
+  /**
+   * Writes sent outside the operator's reconcile code on any thread but the scenario's main one: what
+   * JOSDK would write for a reconcile of its own (a finalizer, a status), which the operator's counts
+   * would miss.
+   */
+  final AtomicInteger writesOutsideTheReconciler = new AtomicInteger();
 
   RequestCounts(Truth truth) {
     this.truth = truth;
@@ -35,6 +42,8 @@ final class RequestCounts implements Interceptor {
     if (trigger != null) {
       truth.increment(
           series("controller_reconcile_api_requests_total", "controller", ConfigMapOperator.NAME, "trigger", trigger, "verb", VERB_OF_METHOD.get(request.method())));
+    } else if (!request.method().equals("GET") && !Thread.currentThread().getName().equals("main")) {
+      writesOutsideTheReconciler.incrementAndGet();
     }
   }
 

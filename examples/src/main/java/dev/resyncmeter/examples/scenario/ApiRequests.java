@@ -15,10 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * What the api-requests scenario's reconcilers do with the API server, and what they count of it: a
- * read of their object on every reconcile, a write of it when its resource version is one they have
- * not seen (a real change; the server does not store or announce an unchanged object), and for
- * {@link #UNREACHABLE_KEY} a read through a client whose server is not there.
+ * What the reconcilers of the api-requests and attach scenarios do with the API server, and what they
+ * count of it: a read of their object on every reconcile; then, in the api-requests run, the next
+ * write of {@link EffectWrites}' turn; in the attach run, a write of the object as read when its
+ * resource version is one they have not seen (the server does not store or announce an unchanged
+ * object); and for {@link #UNREACHABLE_KEY} a read through a client whose server is not there. Each
+ * reconcile's effect is what its writes changed by the server's answers.
  */
 final class ApiRequests {
 
@@ -33,16 +35,24 @@ final class ApiRequests {
   /** What the reconcilers saw of the failed reads: exception classes and messages, the port left out. */
   final Set<String> seen = ConcurrentHashMap.newKeySet();
 
-  ApiRequests(ApiClient client, ApiClient unreachableClient) {
+  /** The api-requests run's writes of every kind; null in the attach run. */
+  final EffectWrites writes;
+
+  ApiRequests(ApiClient client, ApiClient unreachableClient, boolean everyKindOfWrite) {
     api = new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
+    writes = everyKindOfWrite ? new EffectWrites(api) : null;
     unreachable = new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", unreachableClient);
     URI base = URI.create(unreachableClient.getBasePath());
     unreachableHost = base.getHost() + ":" + base.getPort();
   }
 
-  /** The reconcile of {@code key} by {@code controller} with {@code trigger}: its requests, each counted in {@code count}. */
-  void readAndWrite(String controller, String key, String trigger, Consumer<String> count) {
-    count.accept(series("controller_reconcile_api_requests_total", "controller", controller, "trigger", trigger, "verb", "get"));
+  /**
+   * The reconcile of {@code key} by {@code controller} with {@code trigger}: its requests, each counted
+   * in {@code count}. Returns its effect: {@code none}, {@code unchanged} or {@code changed}.
+   */
+  String readAndWrite(String controller, String key, String trigger, Consumer<String> count) {
+    Consumer<String> countVerb = verb -> count.accept(series("controller_reconcile_api_requests_total", "controller", controller, "trigger", trigger, "verb", verb));
+    countVerb.accept("get");
     if (key.equals(UNREACHABLE_KEY)) {
       failed.computeIfAbsent(series("rest_client_requests_total", "code", "<error>", "host", unreachableHost, "method", "GET"), s -> new AtomicLong()).incrementAndGet();
       failed.computeIfAbsent(series("rest_client_request_duration_seconds_count", "host", unreachableHost, "verb", "GET"), s -> new AtomicLong()).incrementAndGet();
@@ -52,21 +62,27 @@ final class ApiRequests {
       } catch (RuntimeException e) {
         seen.add(describe(e));
       }
-      return;
+      return "none"; // a read that got no answer writes nothing
     }
     KubernetesApiResponse<V1ConfigMap> read = api.get("default", key);
     if (!read.isSuccess()) {
       throw new IllegalStateException("reading " + key + " failed: " + read.getHttpStatusCode());
     }
     V1ConfigMap object = read.getObject();
-    String version = object.getMetadata().getResourceVersion();
-    if (!version.equals(versionSeen.put(controller + "/" + key, version))) {
-      count.accept(series("controller_reconcile_api_requests_total", "controller", controller, "trigger", trigger, "verb", "update"));
-      KubernetesApiResponse<V1ConfigMap> written = api.update(object);
-      if (!written.isSuccess()) {
-        throw new IllegalStateException("writing " + key + " failed: " + written.getHttpStatusCode());
-      }
+    if (writes != null) {
+      return writes.write(controller, key, object, countVerb);
     }
+    String version = object.getMetadata().getResourceVersion();
+    if (version.equals(versionSeen.put(controller + "/" + key, version))) {
+      return "none";
+    }
+    countVerb.accept("update");
+    KubernetesApiResponse<V1ConfigMap> written = api.update(object);
+    if (!written.isSuccess()) {
+      throw new IllegalStateException("writing " + key + " failed: " + written.getHttpStatusCode());
+    }
+    // the object as read, so the server keeps its version; were it another, the write changed it
+    return version.equals(written.getObject().getMetadata().getResourceVersion()) ? "unchanged" : "changed";
   }
 
   private String describe(Throwable e) {

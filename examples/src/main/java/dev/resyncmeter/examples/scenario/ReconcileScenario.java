@@ -44,9 +44,12 @@ import java.util.function.BooleanSupplier;
  * worker until a line arrives on standard input (so the test can watch the in-flight gauges).
  * {@code attach}: the same controllers, counted only from the moment the agent was attached to them.
  * {@code api-requests}: the same steps with reconcilers that read their object from the API server on
- * every reconcile and write it back on a real change, and one read that cannot connect; it prints the
- * requests the server answered and those that failed, what the reconciler saw of the failure, and the
- * HTTP client's configuration, so a run with the agent can be compared with one without.
+ * every reconcile and make every kind of write in turn (updates, merge patches, creates and deletes
+ * that change something, change nothing, or are refused), and one read that cannot connect; it prints
+ * the requests the server answered and those that failed, what the reconciler saw of the failure,
+ * what each kind of write got, and the HTTP client's configuration, so a run with the agent can be
+ * compared with one without. Every reconcile counts its effect (none, unchanged, changed) under its
+ * trigger; in the other modes a reconcile without API requests has the effect none.
  * {@code stress}: 4 informers, 4 controllers with 4 workers each, 100,000 resync handler calls, with
  * the locks held in the application's handler and reconciler code sampled.
  */
@@ -90,7 +93,7 @@ public final class ReconcileScenario {
   void phases(int objects, int changes) throws Exception {
     try (EmbeddedApiServer server = serverWith(objects)) {
       FailingHandler failing = new FailingHandler(truth);
-      Phased phased = startPhased(client(server), objects, failing);
+      Phased phased = startPhased(client(server), null, objects, failing);
       Watched every = phased.every;
       Watched filter = phased.filter;
       ControllerManager manager = phased.manager;
@@ -171,8 +174,8 @@ public final class ReconcileScenario {
   void afterAttach(int objects, int changes) throws Exception {
     try (EmbeddedApiServer server = serverWith(objects)) {
       ApiClient client = client(server);
-      requests = new ApiRequests(client, client(deadPort()));
-      Phased phased = startPhased(client, objects, null);
+      requests = new ApiRequests(client, client(deadPort()), false);
+      Phased phased = startPhased(client, null, objects, null);
       BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       System.out.println("READY FOR ATTACH");
       System.out.flush();
@@ -195,8 +198,10 @@ public final class ReconcileScenario {
 
   /**
    * Like {@code phases} without its failing handler and slow reconciler, with reconcilers that read
-   * and write; then one object whose reconcile reads from a port nothing listens on. The informer's
-   * watch stays open, and no other request follows the counts (a watch lasts minutes).
+   * and make every kind of write in turn ({@link EffectWrites}); then one object whose reconcile reads
+   * from a port nothing listens on. The controllers watch the namespace {@code default} only: the
+   * writes that change something go to another. The informer's watch stays open, and no other request
+   * follows the counts (a watch lasts minutes).
    */
   void apiRequests(int objects, int changes) throws Exception {
     try (EmbeddedApiServer server = serverWith(objects)) {
@@ -204,8 +209,14 @@ public final class ReconcileScenario {
       HeaderProbe probe = new HeaderProbe();
       client.setHttpClient(client.getHttpClient().newBuilder().addNetworkInterceptor(probe).build());
       System.out.println("CLIENT CONFIG " + HeaderProbe.describe(client.getHttpClient()));
-      requests = new ApiRequests(client, client(deadPort()));
-      Phased phased = startPhased(client, objects, null);
+      requests = new ApiRequests(client, client(deadPort()), true);
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; i < objects; i++) {
+        keys.add("cm-" + i);
+      }
+      keys.addAll(List.of(REQUEUE_KEY, FAIL_KEY));
+      EffectWrites.prepare(server, List.of(EVERY_UPDATE, RV_FILTER), keys);
+      Phased phased = startPhased(client, "default", objects, null);
 
       knownSteps(server, phased, objects, changes);
       stepTrigger = "change";
@@ -224,6 +235,7 @@ public final class ReconcileScenario {
       });
       requests.failed.forEach((series, count) -> truth.set(series, count.get()));
       requests.seen.forEach(seen -> System.out.println("RECONCILER SAW " + seen));
+      new java.util.TreeSet<>(requests.writes.outcomes).forEach(System.out::println);
       System.out.println("REQUEST HEADERS " + probe.firstGet());
       report();
       while (System.in.read() >= 0) {
@@ -252,7 +264,7 @@ public final class ReconcileScenario {
       ExecutorService run = Executors.newCachedThreadPool(ReconcileScenario::daemon);
       for (int i = 0; i < informers; i++) {
         ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
-        observed.add(informer(factory, client));
+        observed.add(informer(factory, client, null));
         ControllerManager manager = manager(factory, watched(factory, "stress-" + i, false, 4));
         managers.add(manager);
         run.submit(manager::run);
@@ -317,11 +329,12 @@ public final class ReconcileScenario {
 
   /**
    * The enqueuing and the filtering controller (4 and 2 workers) on one informer of {@code client}
-   * (with {@code otherHandler} on it first, if any), running, and idle after their initial adds.
+   * watching {@code namespace} (null: all), with {@code otherHandler} on it first, if any, running,
+   * and idle after their initial adds.
    */
-  private Phased startPhased(ApiClient client, int objects, FailingHandler otherHandler) throws InterruptedException {
+  private Phased startPhased(ApiClient client, String namespace, int objects, FailingHandler otherHandler) throws InterruptedException {
     ResyncScenario.ScenarioInformerFactory factory = new ResyncScenario.ScenarioInformerFactory(client);
-    ObservedInformer informer = informer(factory, client);
+    ObservedInformer informer = informer(factory, client, namespace);
     if (otherHandler != null) {
       informer.addEventHandler(otherHandler);
     }
@@ -342,10 +355,10 @@ public final class ReconcileScenario {
     return new ClientBuilder().setBasePath(url).setReadTimeout(Duration.ZERO).build();
   }
 
-  private static ObservedInformer informer(ResyncScenario.ScenarioInformerFactory factory, ApiClient client) {
+  private static ObservedInformer informer(ResyncScenario.ScenarioInformerFactory factory, ApiClient client, String namespace) {
     ObservedInformer informer =
         ObservedInformer.create(
-            factory.listerWatcher(new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client)), 0);
+            factory.listerWatcher(new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client), namespace), 0);
     factory.register(V1ConfigMap.class, informer);
     return informer;
   }
@@ -397,11 +410,12 @@ public final class ReconcileScenario {
     try {
       String key = request.getName();
       int call = w.callsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-      String trigger = key.equals(REQUEUE_KEY) || key.equals(FAIL_KEY) ? (call == 1 ? "change" : "requeue") : stepTrigger;
+      String trigger =
+          key.equals(REQUEUE_KEY) || key.equals(FAIL_KEY) ? (call == 1 ? "change" : "requeue") : key.equals(SLOW_KEY) ? "change" : stepTrigger;
       ApiRequests requests = this.requests;
-      if (requests != null) {
-        requests.readAndWrite(w.name, key, trigger, w::count);
-      }
+      // Without API requests (phases, stress) a reconcile writes nothing: its effect is none.
+      String effect = requests != null ? requests.readAndWrite(w.name, key, trigger, w::count) : "none";
+      w.count(series("controller_reconcile_effect_total", "controller", w.name, "trigger", trigger, "effect", effect));
       if (key.equals(REQUEUE_KEY) && call <= REQUEUES) {
         w.reconciled(trigger, "requeue");
         w.enqueued("requeue");
@@ -426,7 +440,7 @@ public final class ReconcileScenario {
           Thread.currentThread().interrupt();
         }
       }
-      w.reconciled(key.equals(SLOW_KEY) ? "change" : trigger, "success");
+      w.reconciled(trigger, "success");
       return new Result(false);
     } finally {
       w.inFlight.decrementAndGet();

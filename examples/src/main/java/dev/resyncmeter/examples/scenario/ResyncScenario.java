@@ -196,16 +196,24 @@ public final class ResyncScenario {
 
     io.kubernetes.client.informer.ListerWatcher<V1ConfigMap, V1ConfigMapList> listerWatcher(
         GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api) {
-      return new GenericListerWatcher(api);
+      return new GenericListerWatcher(api, null);
+    }
+
+    /** Lists and watches one namespace only ({@code null}: all of them). */
+    io.kubernetes.client.informer.ListerWatcher<V1ConfigMap, V1ConfigMapList> listerWatcher(
+        GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api, String namespace) {
+      return new GenericListerWatcher(api, namespace);
     }
   }
 
   /** List and watch through client-java's generic API, as the factory's own informers do. */
   static final class GenericListerWatcher implements io.kubernetes.client.informer.ListerWatcher<V1ConfigMap, V1ConfigMapList> {
     private final GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api;
+    private final String namespace;
 
-    GenericListerWatcher(GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api) {
+    GenericListerWatcher(GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api, String namespace) {
       this.api = api;
+      this.namespace = namespace;
     }
 
     @Override
@@ -213,7 +221,7 @@ public final class ResyncScenario {
       io.kubernetes.client.util.generic.options.ListOptions options = new io.kubernetes.client.util.generic.options.ListOptions();
       options.setResourceVersion(params.resourceVersion);
       options.setTimeoutSeconds(params.timeoutSeconds);
-      return api.list(options).throwsApiException().getObject();
+      return (namespace == null ? api.list(options) : api.list(namespace, options)).throwsApiException().getObject();
     }
 
     @Override
@@ -222,7 +230,7 @@ public final class ResyncScenario {
       io.kubernetes.client.util.generic.options.ListOptions options = new io.kubernetes.client.util.generic.options.ListOptions();
       options.setResourceVersion(params.resourceVersion);
       options.setTimeoutSeconds(params.timeoutSeconds);
-      return api.watch(options);
+      return namespace == null ? api.watch(options) : api.watch(namespace, options);
     }
   }
 

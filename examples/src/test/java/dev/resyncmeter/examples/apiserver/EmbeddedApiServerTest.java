@@ -20,12 +20,18 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.Watch;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.options.PatchOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,6 +156,86 @@ class EmbeddedApiServerTest {
         catchThrowableOfType(
             ApiException.class, () -> api.deleteNamespacedConfigMap("a", NS).execute());
     assertThat(deleteMissing.getCode()).isEqualTo(404);
+  }
+
+  /**
+   * A JSON merge patch through client-java's GenericKubernetesApi, as a real server answers it: the
+   * resourceVersion in a patch is a precondition, a patch that changes nothing is no write (same
+   * version, no watch event), one that changes is, and a missing object is a 404.
+   */
+  @Test
+  void mergePatchIsAppliedAsARealServerDoes() throws Exception {
+    GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> generic =
+        new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
+    String rv = server.create(NS, "a", Map.of("k", "1", "gone", "x")).getMetadata().getResourceVersion();
+
+    try (Watch<V1ConfigMap> watch = watch(NS, rv, 5)) {
+      KubernetesApiResponse<V1ConfigMap> same = mergePatch(generic, "a", "{\"metadata\":{\"resourceVersion\":\"" + rv + "\"},\"data\":{\"k\":\"1\"}}");
+      assertThat(same.getHttpStatusCode()).isEqualTo(200);
+      assertThat(same.getObject().getMetadata().getResourceVersion()).isEqualTo(rv);
+      KubernetesApiResponse<V1ConfigMap> sameWithoutVersion = mergePatch(generic, "a", "{\"data\":{\"k\":\"1\"},\"metadata\":{\"labels\":null}}");
+      assertThat(sameWithoutVersion.getObject().getMetadata().getResourceVersion()).isEqualTo(rv);
+      assertThat(server.currentResourceVersion()).isEqualTo(rv);
+
+      KubernetesApiResponse<V1ConfigMap> changed = mergePatch(generic, "a", "{\"metadata\":{\"resourceVersion\":\"" + rv + "\"},\"data\":{\"k\":\"2\",\"gone\":null}}");
+      assertThat(changed.getHttpStatusCode()).isEqualTo(200);
+      String changedRv = changed.getObject().getMetadata().getResourceVersion();
+      assertThat(Long.parseLong(changedRv)).isGreaterThan(Long.parseLong(rv));
+      assertThat(changed.getObject().getData()).containsExactlyEntriesOf(Map.of("k", "2"));
+      assertThat(server.get(NS, "a").orElseThrow().getData()).containsExactlyEntriesOf(Map.of("k", "2"));
+      // the first event after rv is the change: the patches that changed nothing sent none
+      Watch.Response<V1ConfigMap> event = watch.next();
+      assertThat(event.type).isEqualTo("MODIFIED");
+      assertThat(event.object.getMetadata().getResourceVersion()).isEqualTo(changedRv);
+
+      KubernetesApiResponse<V1ConfigMap> stale = mergePatch(generic, "a", "{\"metadata\":{\"resourceVersion\":\"" + rv + "\"},\"data\":{\"k\":\"3\"}}");
+      assertThat(stale.getHttpStatusCode()).isEqualTo(409);
+      assertThat(stale.getStatus().getReason()).isEqualTo("Conflict");
+      KubernetesApiResponse<V1ConfigMap> unconditional = mergePatch(generic, "a", "{\"data\":{\"k\":\"3\"}}");
+      assertThat(unconditional.getHttpStatusCode()).isEqualTo(200);
+      assertThat(Long.parseLong(unconditional.getObject().getMetadata().getResourceVersion())).isGreaterThan(Long.parseLong(changedRv));
+      assertThat(watch.next().object.getData()).containsExactlyEntriesOf(Map.of("k", "3"));
+    }
+
+    KubernetesApiResponse<V1ConfigMap> missing = mergePatch(generic, "nope", "{\"data\":{\"k\":\"1\"}}");
+    assertThat(missing.getHttpStatusCode()).isEqualTo(404);
+    assertThat(missing.getStatus().getReason()).isEqualTo("NotFound");
+    KubernetesApiResponse<V1ConfigMap> renamed = mergePatch(generic, "a", "{\"metadata\":{\"name\":\"b\"}}");
+    assertThat(renamed.getHttpStatusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void patchTypesOtherThanMergePatchAreRefusedWith415() throws Exception {
+    GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> generic =
+        new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
+    V1ConfigMap a = server.create(NS, "a", Map.of("k", "1"));
+    for (String patchFormat : List.of(V1Patch.PATCH_FORMAT_JSON_PATCH, V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, V1Patch.PATCH_FORMAT_APPLY_YAML)) {
+      String body = patchFormat.equals(V1Patch.PATCH_FORMAT_JSON_PATCH) ? "[{\"op\":\"replace\",\"path\":\"/data/k\",\"value\":\"2\"}]" : "{\"data\":{\"k\":\"2\"}}";
+      PatchOptions options = new PatchOptions();
+      if (patchFormat.equals(V1Patch.PATCH_FORMAT_APPLY_YAML)) {
+        options.setFieldManager("test");
+      }
+      KubernetesApiResponse<V1ConfigMap> refused = generic.patch(NS, "a", patchFormat, new V1Patch(body), options);
+      assertThat(refused.getHttpStatusCode()).as(patchFormat).isEqualTo(415);
+      assertThat(refused.getStatus().getReason()).isEqualTo("UnsupportedMediaType");
+    }
+    assertThat(server.get(NS, "a").orElseThrow().getMetadata().getResourceVersion()).isEqualTo(a.getMetadata().getResourceVersion());
+    // a charset parameter is still a merge patch
+    HttpResponse<String> withCharset =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/" + NS + "/configmaps/a"))
+                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"k\":\"2\"}}"))
+                    .header("Content-Type", "application/merge-patch+json; charset=utf-8")
+                    .timeout(WAIT)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(withCharset.statusCode()).isEqualTo(200);
+    assertThat(server.get(NS, "a").orElseThrow().getData()).containsExactlyEntriesOf(Map.of("k", "2"));
+  }
+
+  private static KubernetesApiResponse<V1ConfigMap> mergePatch(GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api, String name, String patch) {
+    return api.patch(NS, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch));
   }
 
   @Test

@@ -113,13 +113,16 @@ class AttachIT {
       assertThat(truth.remove("reconciles_of{configmap-operator}")).isEqualTo(4L);
       assertThat(truth)
           .containsEntry("controller_reconcile_total{controller=\"configmap-operator\",result=\"success\",trigger=\"change\"}", 4L)
+          // each change's reconcile patched the operator's copy of what it saw
+          .containsEntry("controller_reconcile_effect_total{controller=\"configmap-operator\",effect=\"changed\",trigger=\"change\"}", 4L)
           .containsKeys(
               "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"get\"}",
               "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"patch\"}");
       ExactCounts.assertExported(truth, scrape);
       List<String> families = new ArrayList<>(ExactCounts.API_REQUEST_FAMILIES);
-      families.addAll(List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count"));
+      families.addAll(List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", ExactCounts.EFFECTS));
       ExactCounts.assertNothingElse(truth, scrape, families);
+      ExactCounts.assertEffectsAddUpToReconciles(scrape);
       assertThat(scrape.series().keySet()).as("faults the agent caught in itself").noneMatch(s -> s.startsWith("resync_meter_errors_total"));
       AgentProcess.end(host);
     }

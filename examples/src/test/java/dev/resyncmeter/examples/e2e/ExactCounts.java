@@ -49,12 +49,14 @@ final class ExactCounts {
             "controller_reconcile_duration_seconds_count",
             "workqueue_trigger_adds_total",
             "workqueue_retries_total",
-            "controller_reconcile_api_requests_total"));
+            "controller_reconcile_api_requests_total",
+            EFFECTS));
     reconcilesOf.forEach(
         (series, counted) -> {
           String controller = series.substring("reconciles_of{".length(), series.length() - 1);
           assertThat(sum(scrape, "controller_reconcile_total", controller)).as(series).isEqualTo((double) counted);
         });
+    assertEffectsAddUpToReconciles(scrape);
   }
 
   /** The fabric8 scenario's counts: every informer series its handlers counted, and no other. */
@@ -87,13 +89,58 @@ final class ExactCounts {
             "controller_reconcile_total{controller=\"configmap-operator\",result=\"success\",trigger=\"requeue\"}",
             "controller_reconcile_total{controller=\"configmap-operator\",result=\"requeue\",trigger=\"change\"}",
             "controller_reconcile_total{controller=\"configmap-operator\",result=\"error\",trigger=\"change\"}");
+    // what the operator's first periodic reconciles wrote: one change, three writes that changed nothing
+    assertThat(truth)
+        .containsEntry("controller_reconcile_effect_total{controller=\"configmap-operator\",effect=\"changed\",trigger=\"periodic\"}", 1L)
+        .containsEntry("controller_reconcile_effect_total{controller=\"configmap-operator\",effect=\"unchanged\",trigger=\"periodic\"}", 3L)
+        .containsKeys(
+            "controller_reconcile_effect_total{controller=\"configmap-operator\",effect=\"none\",trigger=\"periodic\"}",
+            "controller_reconcile_effect_total{controller=\"configmap-operator\",effect=\"changed\",trigger=\"change\"}",
+            "controller_reconcile_effect_total{controller=\"configmap-operator\",effect=\"none\",trigger=\"requeue\"}");
     assertExported(truth, scrape);
-    assertNothingElse(truth, scrape, List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "informer_notifications_total", "informer_updates_total", "informer_noop_updates_total"));
+    assertNothingElse(
+        truth,
+        scrape,
+        List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", EFFECTS, "informer_notifications_total", "informer_updates_total", "informer_noop_updates_total"));
     assertThat(truth).containsKeys(
         "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"periodic\",verb=\"get\"}",
         "controller_reconcile_api_requests_total{controller=\"configmap-operator\",trigger=\"change\",verb=\"patch\"}");
     assertNothingElse(truth, scrape, API_REQUEST_FAMILIES);
     assertThat(sum(scrape, "controller_reconcile_total", "configmap-operator")).isEqualTo((double) reconciles);
+    assertEffectsAddUpToReconciles(scrape);
+  }
+
+  /** The reconciles by what their writes changed: {@code controller_reconcile_effect_total}. */
+  static final String EFFECTS = "controller_reconcile_effect_total";
+
+  /**
+   * For every controller and trigger, the reconciles by effect add up exactly to the reconciles by
+   * result: each reconcile the agent counts has one effect. Both from the scrape; both families
+   * export only counts above zero, so the two sums have the same keys.
+   */
+  static void assertEffectsAddUpToReconciles(Scrape scrape) {
+    Map<String, Double> byResult = sumByControllerAndTrigger(scrape, "controller_reconcile_total");
+    assertThat(byResult).as("reconciles by controller and trigger").isNotEmpty();
+    assertThat(sumByControllerAndTrigger(scrape, EFFECTS)).as("reconciles by effect, summed, against reconciles by result").isEqualTo(byResult);
+  }
+
+  private static final java.util.regex.Pattern LABEL = java.util.regex.Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+  /** A family's counts summed by {@code controller} and {@code trigger}, keyed {@code controller/trigger}. */
+  private static Map<String, Double> sumByControllerAndTrigger(Scrape scrape, String family) {
+    Map<String, Double> sums = new java.util.TreeMap<>();
+    scrape.series().forEach(
+        (series, value) -> {
+          if (series.startsWith(family + "{")) {
+            Map<String, String> labels = new java.util.HashMap<>();
+            java.util.regex.Matcher label = LABEL.matcher(series.substring(family.length()));
+            while (label.find()) {
+              labels.put(label.group(1), label.group(2));
+            }
+            sums.merge(labels.get("controller") + "/" + labels.get("trigger"), value, Double::sum);
+          }
+        });
+    return sums;
   }
 
   /** Every series the application counted is exported with exactly its count (missing means 0). */

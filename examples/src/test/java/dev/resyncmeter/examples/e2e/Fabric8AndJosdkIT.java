@@ -30,11 +30,26 @@ class Fabric8AndJosdkIT {
     }
   }
 
+  /**
+   * The operator's reconciles by trigger and result, their API requests, and their effects: every
+   * periodic reconcile that wrote nothing, the first ones that wrote its copies (a merge patch that
+   * changed, an update and a merge patch that changed nothing, an update refused with 409), the
+   * changes' creates and patches. JOSDK wrote nothing of its own for these reconciles (no finalizer,
+   * no status), which the client's interceptor saw: the operator's counts are all there is.
+   */
   @Test
-  void theOperatorsReconcilesAreExportedExactlyByTriggerAndResult() throws Exception {
+  void theOperatorsReconcilesAreExportedExactlyByTriggerResultAndEffect() throws Exception {
     try (AgentProcess scenario = AgentProcess.start(AGENT_ARGS, Map.of(), "josdk-scenario")) {
       Scrape scrape = scrapeWhenDone(scenario);
       ExactCounts.assertJosdkScenario(scenario.truth(), scrape);
+      assertThat(scenario.stdout())
+          .contains("WRITES OUTSIDE THE RECONCILER 0")
+          .contains(
+              "WRITE plain periodic: patch ok new version -> changed",
+              "WRITE reschedule-once periodic: update ok same version -> unchanged",
+              "WRITE fail-once periodic: patch ok same version -> unchanged",
+              "WRITE slow periodic: update 409 -> unchanged",
+              "WRITE plain periodic: no write -> none");
       assertCleanRun(scenario, scrape);
     }
   }
@@ -108,7 +123,7 @@ class Fabric8AndJosdkIT {
       Map<String, Long> informer = new TreeMap<>(scenario.truth());
       informer.keySet().removeIf(s -> !s.startsWith("informer_"));
       ExactCounts.assertExported(informer, scrape);
-      assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("controller_reconcile_total"));
+      assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("controller_reconcile_total")).noneMatch(s -> s.startsWith(ExactCounts.EFFECTS));
       assertThat(scenario.agentLines()).hasSize(2).last().asString().startsWith("[resync-meter] WARN JOSDK reconciler instrumentation off: could not weave " + processor);
       assertThat(scrape.value("resync_meter_instrumentation_active{component=\"fabric8-informer\"}")).isEqualTo(1.0);
       assertThat(scenario.closeInputAndWait(Duration.ofSeconds(30))).as("exit code\n%s", scenario.transcript()).isZero();

@@ -62,7 +62,14 @@ class ReconcileScenarioIT {
     ExactCounts.assertNothingElse(
         countedTruth(),
         scrape,
-        List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total"));
+        List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total", ExactCounts.EFFECTS));
+  }
+
+  /** These reconcilers send no request: every reconcile's effect is none (in the truth), and each has one. */
+  @Test
+  void everyReconcileHasOneEffectAndHereItIsNone() {
+    assertThat(truth.keySet()).filteredOn(series -> series.startsWith(ExactCounts.EFFECTS + "{")).isNotEmpty().allMatch(series -> series.contains("effect=\"none\""));
+    ExactCounts.assertEffectsAddUpToReconciles(scrape);
   }
 
   @Test

@@ -33,13 +33,14 @@ class ReconcileStressIT {
       ExactCounts.assertNothingElse(
           counted,
           scrape,
-          List.of("informer_notifications_total", "informer_updates_total", "informer_noop_updates_total", "controller_reconcile_total", "workqueue_trigger_adds_total"));
+          List.of("informer_notifications_total", "informer_updates_total", "informer_noop_updates_total", "controller_reconcile_total", "workqueue_trigger_adds_total", ExactCounts.EFFECTS));
       for (int i = 0; i < 4; i++) {
         String controller = "stress-" + i;
         long reconciles = truth.get("reconciles_of{controller=\"" + controller + "\"}");
         assertThat(ExactCounts.sum(scrape, "controller_reconcile_total", "controller=\"" + controller + "\"")).isEqualTo(reconciles);
         assertThat(scrape.series()).containsEntry("workqueue_depth{name=\"" + controller + "\"}", 0.0);
       }
+      ExactCounts.assertEffectsAddUpToReconciles(scrape);
       assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("resync_meter_errors_total"));
       String locks = scenario.awaitStdout(l -> l.startsWith("locks held in host code: "), Duration.ofSeconds(5));
       // A pool thread holds its own ThreadPoolExecutor$Worker lock while it runs any task, agent or not.

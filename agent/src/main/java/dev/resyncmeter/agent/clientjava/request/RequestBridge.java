@@ -3,7 +3,9 @@ package dev.resyncmeter.agent.clientjava.request;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.ApiRequests;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.ResourceVersions;
+import dev.resyncmeter.agent.clientjava.LateControllers;
 import dev.resyncmeter.collector.ResourceVersionJson;
 import dev.resyncmeter.collector.ThreadContext;
 
@@ -66,6 +68,10 @@ public final class RequestBridge {
     try {
       if (("PUT".equals(method) || "PATCH".equals(method)) && RequestInstrumentation.SWITCH.on()) {
         ThreadContext context = ThreadContext.current();
+        if (!context.reconciling() && LateStart.attached()) {
+          // the first request of a reconcile that began before the attach: it starts here, before it is sent
+          LateControllers.requestOutsideReconcile(context);
+        }
         if (context.reconciling()) {
           context.writeBase(ResourceVersions.of(body));
         }

@@ -101,6 +101,8 @@ class QuarkusFastJarIT {
             "controller_reconcile_total{controller=\"quarkus-operator\",result=\"requeue\",trigger=\"change\"}",
             "controller_reconcile_total{controller=\"quarkus-operator\",result=\"error\",trigger=\"change\"}");
     assertExactly(counted, RECONCILE_FAMILIES);
+    // each reconcile has one effect (none, unchanged or changed)
+    ExactCounts.assertEffectsAddUpToReconciles(scrape);
   }
 
   @Test

@@ -104,7 +104,8 @@ class SpringBootJarIT {
     ExactCounts.assertNothingElse(
         counted,
         reconcile.scrape(),
-        List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total"));
+        List.of("controller_reconcile_total", "controller_reconcile_duration_seconds_count", "workqueue_trigger_adds_total", "workqueue_retries_total", ExactCounts.EFFECTS));
+    ExactCounts.assertEffectsAddUpToReconciles(reconcile.scrape());
   }
 
   @Test

@@ -13,15 +13,18 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]}: scrapes the endpoint
- * twice a window apart, or reads one saved scrape (counts since the agent started) or two (the window
- * between them: {@code --window}, else the files' modification times), and prints the report.
+ * {@code report [--url URL] [--window 30s] [--format table|json|markdown] [FILE [FILE]]}: scrapes the
+ * endpoint twice a window apart, or reads one saved scrape (counts since the agent started) or two
+ * (the window between them: {@code --window}, else the files' modification times), or with
+ * {@code --prometheus URL} a fleet's counts over a range from Prometheus ({@link PrometheusOptions}),
+ * and prints the report.
  * Unusable input gives one line on stderr and exit code 1; a bad command line, code 2.
  */
 public final class ReportCommand {
 
   public static final String USAGE =
-      "usage: java -jar resync-meter-agent.jar report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]\n"
+      "usage: java -jar resync-meter-agent.jar report [--url URL] [--window 30s] [--format table|json|markdown] [FILE [FILE]]\n"
+          + PrometheusOptions.USAGE + "\n"
           + "  without FILE: scrapes URL (default http://127.0.0.1:9464/metrics) twice, WINDOW apart\n"
           + "  one FILE: a saved scrape, counts since the agent started; two FILEs: the window between them\n"
           + "  (--window, else the files' modification times)";
@@ -43,6 +46,7 @@ public final class ReportCommand {
     Double window = null;
     String format = "table";
     List<Path> files = new ArrayList<>();
+    PrometheusOptions prometheus = new PrometheusOptions();
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -54,11 +58,15 @@ public final class ReportCommand {
           case "--window" -> window = window(value(args, ++i, "--window"));
           case "--format" -> {
             format = value(args, ++i, "--format");
-            if (!format.equals("table") && !format.equals("json")) {
-              throw new UsageException("--format takes table or json, not '" + format + "'");
+            if (!format.equals("table") && !format.equals("json") && !format.equals("markdown")) {
+              throw new UsageException("--format takes table, json or markdown, not '" + format + "'");
             }
           }
           default -> {
+            if (PrometheusOptions.NAMES.contains(args[i])) {
+              i = prometheus.take(args, i);
+              continue;
+            }
             if (args[i].startsWith("-")) {
               throw new UsageException("unknown option " + args[i]);
             }
@@ -66,6 +74,7 @@ public final class ReportCommand {
           }
         }
       }
+      prometheus.check(url != null || window != null || !files.isEmpty());
       if (files.size() > 2) {
         throw new UsageException("at most two saved scrapes, not " + files.size());
       }
@@ -82,6 +91,10 @@ public final class ReportCommand {
       return 2;
     }
     try {
+      if (prometheus.reading()) {
+        out.print(FleetFormat.render(PrometheusSource.read(prometheus, err), format));
+        return 0;
+      }
       ResyncReport report;
       String source;
       if (files.isEmpty()) {
@@ -101,7 +114,12 @@ public final class ReportCommand {
         Scrape second = Scrape.parse(read(files.get(1)), files.get(1).toString());
         report = ResyncReport.of(first, second, window == null ? windowOfFiles(files.get(0), files.get(1)) : window);
       }
-      out.print(format.equals("json") ? JsonFormat.render(report, source) : TableFormat.render(report, source));
+      out.print(
+          switch (format) {
+            case "json" -> JsonFormat.render(report, source);
+            case "markdown" -> MarkdownFormat.render(report, source);
+            default -> TableFormat.render(report, source);
+          });
       return 0;
     } catch (ReportException e) {
       err.println("resync-meter report: " + e.getMessage());

@@ -55,6 +55,19 @@ public final class ResyncMetrics {
     restClient = new RestClientMetrics(new CappedLabel(registry, "host", maxValuesPerLabel));
     // The hot-path counts are the collector's own counters and bucket arrays, read only here.
     registry.getPrometheusRegistry().register(this::collectCounts);
+    startTime(System.currentTimeMillis() / 1000.0);
+  }
+
+  /**
+   * Publishes {@code resync_meter_start_time_seconds}: when every count of this collector started
+   * from zero (the agent's start, or its attach). A reader of the counters over a time range (the
+   * report from Prometheus) tells from it a pod that started inside the range, whose counts are whole,
+   * from one that started before, and a restart from a counter that merely went on.
+   */
+  private void startTime(double unixSeconds) {
+    Gauge.builder("resync.meter.start.time.seconds", () -> unixSeconds)
+        .description("When this agent's counts started from zero (its start or attach), in Unix seconds.")
+        .register(registry);
   }
 
   private MetricSnapshots collectCounts() {

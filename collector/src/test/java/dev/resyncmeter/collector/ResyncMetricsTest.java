@@ -89,6 +89,16 @@ class ResyncMetricsTest {
   }
 
   @Test
+  void theStartTimeSaysWhenTheCountsStartedInUnixSeconds() {
+    double before = System.currentTimeMillis() / 1000.0;
+    ResyncMetrics started = new ResyncMetrics();
+    double after = System.currentTimeMillis() / 1000.0;
+    String line = started.scrape(null).body().lines().filter(l -> l.startsWith("resync_meter_start_time_seconds ")).findFirst().orElseThrow();
+    assertThat(Double.parseDouble(line.substring(line.indexOf(' ') + 1))).isBetween(before, after);
+    assertThat(started.scrape(null).body()).contains("# TYPE resync_meter_start_time_seconds gauge\n");
+  }
+
+  @Test
   void everyMeterHasHelpText() {
     metrics.handler("ConfigMap", "h").update(UpdateCause.RESYNC, true, NoopOutcome.DROPPED);
     metrics.handler("ConfigMap", "h").resyncPeriodMillis(1000);
@@ -98,7 +108,7 @@ class ResyncMetricsTest {
     String body = scrape();
     long types = body.lines().filter(l -> l.startsWith("# TYPE ")).count();
     long helps = body.lines().filter(l -> l.startsWith("# HELP ") && l.split(" ", 4).length == 4).count();
-    assertThat(types).isEqualTo(10);
+    assertThat(types).isEqualTo(11);
     assertThat(helps).isEqualTo(types);
   }
 

@@ -13,8 +13,14 @@ public final class JsonFormat {
   private JsonFormat() {}
 
   public static String render(ResyncReport report, String source) {
+    return render(report, source, Map.of());
+  }
+
+  /** The report with more fields after {@code source}: names and their values as JSON text, in their order. */
+  static String render(ResyncReport report, String source, Map<String, String> fields) {
     StringBuilder out = new StringBuilder("{\n");
     out.append("  \"source\": ").append(string(source)).append(",\n");
+    fields.forEach((name, json) -> out.append("  ").append(string(name)).append(": ").append(json).append(",\n"));
     out.append("  \"window_seconds\": ").append(report.windowSeconds() == null ? "null" : number(report.windowSeconds())).append(",\n");
     out.append("  \"handlers\": [");
     String separator = "\n";

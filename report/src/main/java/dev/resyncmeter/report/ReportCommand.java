@@ -15,9 +15,11 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * {@code report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]}: scrapes the endpoint
- * twice a window apart, or reads one saved scrape (counts since the agent started) or two (the window
- * between them: {@code --window}, else the files' modification times), and prints the report.
+ * {@code report [--url URL] [--window 30s] [--format table|json|markdown] [FILE [FILE]]}: scrapes the
+ * endpoint twice a window apart, or reads one saved scrape (counts since the agent started) or two
+ * (the window between them: {@code --window}, else the files' modification times), or with
+ * {@code --prometheus URL} a fleet's counts over a range from Prometheus ({@link PrometheusOptions}),
+ * and prints the report.
  * Unusable input gives one line on stderr and exit code 1; a bad command line, code 2. With
  * {@code --fail-on CONDITION} (repeatable, see {@link Gate}) the report is printed as always, then
  * each handler or controller that fails a condition gets one line on stderr, and the exit code is 1.
@@ -25,7 +27,8 @@ import java.util.Set;
 public final class ReportCommand {
 
   public static final String USAGE =
-      "usage: java -jar resync-meter-agent.jar report [--url URL] [--window 30s] [--format table|json] [FILE [FILE]]\n"
+      "usage: java -jar resync-meter-agent.jar report [--url URL] [--window 30s] [--format table|json|markdown] [FILE [FILE]]\n"
+          + PrometheusOptions.USAGE + "\n"
           + "  without FILE: scrapes URL (default http://127.0.0.1:9464/metrics) twice, WINDOW apart\n"
           + "  one FILE: a saved scrape, counts since the agent started; two FILEs: the window between them\n"
           + "  (--window, else the files' modification times)\n"
@@ -50,6 +53,7 @@ public final class ReportCommand {
     String format = "table";
     List<Path> files = new ArrayList<>();
     Set<Gate.Condition> failOn = new LinkedHashSet<>();
+    PrometheusOptions prometheus = new PrometheusOptions();
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -61,12 +65,16 @@ public final class ReportCommand {
           case "--window" -> window = window(value(args, ++i, "--window"));
           case "--format" -> {
             format = value(args, ++i, "--format");
-            if (!format.equals("table") && !format.equals("json")) {
-              throw new UsageException("--format takes table or json, not '" + format + "'");
+            if (!format.equals("table") && !format.equals("json") && !format.equals("markdown")) {
+              throw new UsageException("--format takes table, json or markdown, not '" + format + "'");
             }
           }
           case "--fail-on" -> failOn.add(Gate.condition(value(args, ++i, "--fail-on")));
           default -> {
+            if (PrometheusOptions.NAMES.contains(args[i])) {
+              i = prometheus.take(args, i);
+              continue;
+            }
             if (args[i].startsWith("-")) {
               throw new UsageException("unknown option " + args[i]);
             }
@@ -74,6 +82,7 @@ public final class ReportCommand {
           }
         }
       }
+      prometheus.check(url != null || window != null || !files.isEmpty());
       if (files.size() > 2) {
         throw new UsageException("at most two saved scrapes, not " + files.size());
       }
@@ -90,6 +99,11 @@ public final class ReportCommand {
       return 2;
     }
     try {
+      if (prometheus.reading()) {
+        FleetReport fleet = PrometheusSource.read(prometheus, err);
+        out.print(FleetFormat.render(fleet, format));
+        return gate(fleet.groups(), failOn, out, err);
+      }
       ResyncReport report;
       String source;
       if (files.isEmpty()) {
@@ -109,16 +123,34 @@ public final class ReportCommand {
         Scrape second = Scrape.parse(read(files.get(1)), files.get(1).toString());
         report = ResyncReport.of(first, second, window == null ? windowOfFiles(files.get(0), files.get(1)) : window);
       }
-      out.print(format.equals("json") ? JsonFormat.render(report, source) : TableFormat.render(report, source));
-      // the whole report before the first failure line, where both go to one terminal or CI log
-      out.flush();
-      List<String> failures = Gate.failures(report, failOn);
-      failures.forEach(line -> err.println("resync-meter report: fail: " + line));
-      return failures.isEmpty() ? 0 : 1;
+      out.print(
+          switch (format) {
+            case "json" -> JsonFormat.render(report, source);
+            case "markdown" -> MarkdownFormat.render(report, source);
+            default -> TableFormat.render(report, source);
+          });
+      return gate(List.of(new FleetReport.Group(java.util.Map.of(), 0, 0, report)), failOn, out, err);
     } catch (ReportException e) {
       err.println("resync-meter report: " + e.getMessage());
       return 1;
     }
+  }
+
+  /**
+   * The gate, after the whole report is out (both streams may go to one CI log): one line per
+   * failure, in each group of the report (named by its labels when there are any); exit code 1 if any.
+   */
+  private static int gate(List<FleetReport.Group> groups, Set<Gate.Condition> failOn, PrintStream out, PrintStream err) {
+    out.flush();
+    boolean failed = false;
+    for (FleetReport.Group group : groups) {
+      String in = group.labels().isEmpty() ? "" : "in " + group.labels() + ": ";
+      for (String line : Gate.failures(group.report(), failOn)) {
+        err.println("resync-meter report: fail: " + in + line);
+        failed = true;
+      }
+    }
+    return failed ? 1 : 0;
   }
 
   /** {@code 30s}, {@code 2m}, {@code 500ms}, {@code 1h}, or plain seconds; more than zero. */

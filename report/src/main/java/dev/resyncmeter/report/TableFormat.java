@@ -13,9 +13,15 @@ public final class TableFormat {
   private TableFormat() {}
 
   public static String render(ResyncReport report, String source) {
+    return render(report, source, List.of());
+  }
+
+  /** The report with {@code notes} under its title (what was read, and how exact it is). */
+  static String render(ResyncReport report, String source, List<String> notes) {
     List<String> lines = new ArrayList<>();
     Double window = report.windowSeconds();
     lines.add("resync cost of " + source + (window == null ? ", since the agent started" : String.format(Locale.ROOT, ", over %s", ResyncReport.seconds(window))));
+    notes.forEach(note -> lines.add("  " + note));
     if (report.handlers().isEmpty() && report.controllers().isEmpty()) {
       lines.add("  no handler and no controller counted yet: the agent sees no informer or controller");
     }

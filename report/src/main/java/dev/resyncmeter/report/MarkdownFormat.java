@@ -1,0 +1,114 @@
+package dev.resyncmeter.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The report as GitHub-flavoured Markdown, for a pull request comment or a wiki page: a heading, the
+ * handlers, controllers and informers as tables, each verdict in its row. Same numbers as the table.
+ */
+public final class MarkdownFormat {
+
+  private MarkdownFormat() {}
+
+  public static String render(ResyncReport report, String source) {
+    return render(report, source, List.of());
+  }
+
+  /** The report with {@code notes} under its heading. */
+  static String render(ResyncReport report, String source, List<String> notes) {
+    List<String> lines = new ArrayList<>();
+    Double window = report.windowSeconds();
+    lines.add("### Resync cost of " + cell(source) + (window == null ? ", since the agent started" : ", over " + ResyncReport.seconds(window)));
+    lines.add("");
+    notes.forEach(note -> lines.add(cell(note.substring(0, 1).toUpperCase(Locale.ROOT) + note.substring(1)) + "."));
+    if (!notes.isEmpty()) {
+      lines.add("");
+    }
+    if (report.handlers().isEmpty() && report.controllers().isEmpty()) {
+      lines.add("No handler and no controller counted yet: the agent sees no informer or controller.");
+      lines.add("");
+    }
+    if (!report.handlers().isEmpty()) {
+      lines.add("**Handlers**");
+      lines.add("");
+      lines.add("| Kind | Handler | Resync period | Updates | No-op updates | Enqueued | Dropped | Unknown | Verdict |");
+      lines.add("|---|---|---:|---:|---:|---:|---:|---:|---|");
+      for (ResyncReport.Handler h : report.handlers()) {
+        String period = h.resyncPeriodSeconds() == null ? "" : h.resyncPeriodSeconds() == 0 ? "off" : ResyncReport.seconds(h.resyncPeriodSeconds());
+        lines.add(row(
+            h.kind(), h.handler(), period, count(h.updates()),
+            count(h.noopUpdates()) + " (" + ResyncReport.percent(h.noopUpdates(), h.updates()) + ")" + causes(h.noopUpdatesByCause()),
+            count(h.enqueued()), count(h.dropped()), count(h.unknown()), h.verdictText()));
+      }
+      lines.add("");
+    }
+    if (!report.controllers().isEmpty()) {
+      lines.add("**Controllers**");
+      lines.add("");
+      lines.add("| Controller | Reconciles | Time | On no-op triggers | Their time | Periodic | API requests (on no-op triggers) | Effect of the no-op-triggered | Verdict |");
+      lines.add("|---|---:|---:|---:|---:|---:|---:|---|---|");
+      for (ResyncReport.Controller c : report.controllers()) {
+        ResyncReport.ApiRequests api = c.apiRequests();
+        String requests = api == null ? "" : count(api.requests()) + " (" + count(api.noopRequests()) + ")";
+        String effect = c.effectsByTrigger().isEmpty() || c.noopVerdict() == ResyncReport.EffectVerdict.NO_NOOP_RECONCILES
+            ? ""
+            : String.format(Locale.ROOT, "changed nothing %.0f, changed %.0f", c.noopEffects().changedNothing(), c.noopEffects().changed());
+        String verdict = c.effectsByTrigger().isEmpty() || c.noopVerdict() == ResyncReport.EffectVerdict.NO_NOOP_RECONCILES ? "" : c.noopVerdictText();
+        if (!c.effectsByTrigger().isEmpty() && c.timerVerdict() != ResyncReport.EffectVerdict.NO_TIMER_RECONCILES) {
+          verdict = (verdict.isEmpty() ? "" : verdict + "; ") + c.timerVerdictText();
+        }
+        lines.add(row(
+            c.controller(), count(c.reconciles()), ResyncReport.seconds(c.reconcileSeconds()),
+            count(c.noopReconciles()) + " (" + ResyncReport.percent(c.noopReconciles(), c.reconciles()) + ")",
+            ResyncReport.seconds(c.noopReconcileSeconds()) + " (" + ResyncReport.percent(c.noopReconcileSeconds(), c.reconcileSeconds()) + ")",
+            count(c.periodicReconciles()), requests, effect, verdict));
+      }
+      lines.add("");
+    }
+    if (!report.informers().isEmpty()) {
+      lines.add("**Informers**");
+      lines.add("");
+      lines.add("| Kind | Resync ticks | Relists | Relist notifications lost |");
+      lines.add("|---|---:|---:|---:|");
+      for (ResyncReport.Informer i : report.informers()) {
+        double relists = i.relistsByReason().values().stream().mapToDouble(Double::doubleValue).sum();
+        lines.add(row(i.kind(), count(i.resyncs()), count(relists) + causes(i.relistsByReason()), count(i.relistNotificationsLost())));
+      }
+      lines.add("");
+    }
+    StringBuilder out = new StringBuilder();
+    lines.forEach(line -> out.append(line).append('\n'));
+    return out.toString();
+  }
+
+  private static String row(String... cells) {
+    StringBuilder out = new StringBuilder("|");
+    for (String cell : cells) {
+      out.append(' ').append(cell(cell)).append(" |");
+    }
+    return out.toString();
+  }
+
+  /** Text safe inside a table cell: a pipe would end the cell, a line break the row. */
+  static String cell(String text) {
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ");
+  }
+
+  private static String count(double value) {
+    return String.format(Locale.ROOT, "%.0f", value);
+  }
+
+  /** {@code : resync 16, relist 4}, the non-zero ones. */
+  private static String causes(Map<String, Double> counts) {
+    StringBuilder out = new StringBuilder();
+    counts.forEach((name, n) -> {
+      if (n != 0) {
+        out.append(out.length() == 0 ? ": " : ", ").append(name).append(' ').append(count(n));
+      }
+    });
+    return out.toString();
+  }
+}

@@ -112,6 +112,27 @@ class FleetReportIT {
       assertThat((Double) summed.get("controllers/configmap-every-update/noop_reconciles"))
           .isEqualTo((Double) flat(own.get(0)).get("controllers/configmap-every-update/noop_reconciles") + (Double) flat(own.get(1)).get("controllers/configmap-every-update/noop_reconciles"));
       assertThat(summed.keySet()).anyMatch(k -> k.startsWith("controllers/configmap-operator/"));
+
+      // the gate on the same fleet: each handler that enqueues no-op updates fails it, no filtering one does
+      AttachIT.Command gate = AttachIT.agentCommand("report", "--prometheus", api, "--range", rangeSeconds + "s", "--fail-on", "enqueues-noops");
+      assertThat(gate.exit()).as(gate.err()).isEqualTo(1);
+      List<String> failed = gate.err().lines().filter(l -> l.startsWith("resync-meter report: fail: handler ")).toList();
+      List<String> enqueuing = new ArrayList<>();
+      List<String> filtering = new ArrayList<>();
+      for (Object h : (List<?>) report.get("handlers")) {
+        Map<?, ?> handler = (Map<?, ?>) h;
+        String name = "handler " + handler.get("kind") + " " + handler.get("handler") + " ";
+        if ("enqueues_noops".equals(handler.get("verdict"))) {
+          enqueuing.add(name);
+        } else if ("filters_noops".equals(handler.get("verdict"))) {
+          filtering.add(name);
+        }
+      }
+      assertThat(enqueuing).isNotEmpty();
+      assertThat(filtering).isNotEmpty();
+      assertThat(failed).hasSameSizeAs(enqueuing);
+      enqueuing.forEach(name -> assertThat(failed).anyMatch(line -> line.contains(name)));
+      filtering.forEach(name -> assertThat(failed).noneMatch(line -> line.contains(name)));
     } finally {
       for (AgentProcess pod : pods) {
         AgentProcess.end(pod);

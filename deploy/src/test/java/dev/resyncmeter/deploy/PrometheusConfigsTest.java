@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class PrometheusConfigsTest {
 
   static final Path LOCAL = Tools.DEPLOY.resolve("local");
+  static final Path RULES = Tools.ROOT.resolve("dashboards/rules/resync-meter.rules.yml");
   static final Path POD_JOB = Tools.DEPLOY.resolve("prometheus/scrape-resync-meter-pods.yml");
 
   /**
@@ -32,7 +33,14 @@ class PrometheusConfigsTest {
   void promtoolAcceptsTheLocalStacksConfigurationAndFindsTheRules() throws Exception {
     Tools.Result result = Tools.promtool("check", "config", LOCAL.resolve("prometheus.yml").toString());
     assertThat(result.exit()).as(result.output()).isZero();
-    assertThat(result.output()).contains("SUCCESS: 1 rule files found").contains("SUCCESS: 11 rules found");
+    assertThat(result.output())
+        .contains("SUCCESS: 1 rule files found")
+        .contains("SUCCESS: " + rulesIn(RULES) + " rules found");
+  }
+
+  /** The recording rules and alerts a rule file defines, counted from its text. */
+  static long rulesIn(Path ruleFile) throws Exception {
+    return Files.readAllLines(ruleFile).stream().filter(line -> line.matches("\\s*- (record|alert): .*")).count();
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.resyncmeter.agent;
 
 import dev.resyncmeter.agent.clientjava.LateControllers;
 import dev.resyncmeter.collector.ApiVerb;
+import dev.resyncmeter.collector.InformerListener;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.RestClientMetrics;
 import dev.resyncmeter.collector.ThreadContext;
@@ -38,9 +39,9 @@ public final class ApiRequests {
       if (LateStart.attached() && !context.reconciling()) {
         LateControllers.requestOutsideReconcile(context);
       }
-      Object listener = context.listener;
+      InformerListener listener = context.listener();
       ApiVerb verb = url != null ? ApiVerb.ofUrl(method, url) : ApiVerb.of(method, path, watchQuery);
-      metrics.apiRequestSent(context, verb, listener instanceof HandlerOnThread ? ((HandlerOnThread) listener).handlerLabel() : null);
+      metrics.apiRequestSent(context, verb, listener != null ? listener.handlerLabel() : null);
       long now = System.nanoTime();
       return now == 0 ? 1 : now;
     } catch (Throwable t) {

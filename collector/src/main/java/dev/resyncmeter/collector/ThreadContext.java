@@ -51,7 +51,7 @@ public final class ThreadContext {
    * The reconcile of the held item threw, as the instrumentation saw it where it cannot time the
    * reconcile itself (a controller built before the agent was attached).
    */
-  public boolean heldReconcileThrew;
+  boolean heldReconcileThrew;
 
   // ---- the reconcile running on this thread, for the API requests it sends ------------------
   ControllerMetrics reconciling;
@@ -72,24 +72,66 @@ public final class ThreadContext {
   private WeakReference<Object> lastQueue;
   private QueueTracker lastTracker;
 
-  /**
-   * The per-thread state an instrumentation unit keeps for the informer listener running on this
-   * thread (the agent's own type; the collector never looks inside).
-   */
-  public Object listener;
-
-  /**
-   * The per-thread state an operator framework's unit keeps (JOSDK: the event being handled, the
-   * reschedule being made, the reconcile running); the collector never looks inside.
-   */
-  public Object framework;
-
-  /** An informer's distribute call on this thread, and how many listeners it reached. */
-  public boolean distributing;
-
-  public int distributedTo;
+  // ---- what the instrumentation units follow on this thread ------------------------------------
+  /** The informer listener this thread runs, or delivers for, now. */
+  private InformerListener listener;
+  /** An operator framework's per-thread state (JOSDK: the event being handled, the reconcile running). */
+  private Object operator;
+  /** An informer's distribute call on this thread: -1 when none runs, else the listeners it reached. */
+  private int distributedTo = -1;
 
   private ThreadContext() {}
+
+  /** The informer listener this thread runs now, or null. */
+  public InformerListener listener() {
+    return listener;
+  }
+
+  /** This thread runs {@code listener} now (null: none); returns the one it ran before. */
+  public InformerListener runListener(InformerListener listener) {
+    InformerListener previous = this.listener;
+    this.listener = listener;
+    return previous;
+  }
+
+  /**
+   * The state an operator framework's unit keeps on this thread, of {@code type}; made by {@code
+   * make} on first use.
+   */
+  public <T> T operator(Class<T> type, java.util.function.Supplier<T> make) {
+    Object state = operator;
+    if (type.isInstance(state)) {
+      return type.cast(state);
+    }
+    T made = make.get();
+    operator = made;
+    return made;
+  }
+
+  /** The operator state of {@code type} this thread has, or null when it has none. */
+  public <T> T operatorIfAny(Class<T> type) {
+    Object state = operator;
+    return type.isInstance(state) ? type.cast(state) : null;
+  }
+
+  /** An informer's distribute of one notification starts on this thread. */
+  public void distributeStarted() {
+    distributedTo = 0;
+  }
+
+  /** The distribute running on this thread queued its notification for one more listener. */
+  public void distributedToListener() {
+    if (distributedTo >= 0) {
+      distributedTo++;
+    }
+  }
+
+  /** The distribute on this thread ended: how many listeners it reached (0 also when none ran). */
+  public int distributeFinished() {
+    int reached = Math.max(distributedTo, 0);
+    distributedTo = -1;
+    return reached;
+  }
 
   /** The tracker this thread last used for {@code queue}, or null. */
   public QueueTracker cachedTracker(Object queue) {
@@ -215,6 +257,16 @@ public final class ThreadContext {
     handedVersion = null;
   }
 
+  /** The controller whose reconcile runs on this thread, or null. */
+  public ControllerMetrics reconcilingController() {
+    return reconciling;
+  }
+
+  /** The trigger of the reconcile running on this thread; null when none runs or it is told at its end. */
+  public Trigger reconcilingTrigger() {
+    return reconcilingTrigger;
+  }
+
   /** Whether a reconcile that the agent attributes runs on this thread. */
   public boolean reconciling() {
     return reconciling != null;
@@ -237,6 +289,15 @@ public final class ThreadContext {
   /** The clock when this thread took the item it holds. */
   public long heldSince() {
     return heldSince;
+  }
+
+  /** The reconcile of the held item threw (seen where the agent cannot time that reconcile itself). */
+  public void heldReconcileThrew() {
+    heldReconcileThrew = true;
+  }
+
+  public boolean heldReconcileFailed() {
+    return heldReconcileThrew;
   }
 
   /** Whether the worker asked for the item it holds to come back. */

@@ -1,9 +1,12 @@
 package dev.resyncmeter.agent.clientjava;
 
+import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
 import java.lang.ref.WeakReference;
@@ -44,7 +47,18 @@ public final class LateControllers {
    */
   private static final Map<Long, WeakReference<Object>> WAITING_UNSEEN = new ConcurrentHashMap<>();
 
+  /** The switch of the part that counts these controllers' reconciles (client-java's controller part). */
+  private static volatile UnitSwitch reconcilesSwitch;
+  /** Where a fault in counting them goes: the controller part's component. */
+  private static final String COUNTED_BY_COMPONENT = "clientjava-controller";
+
   private LateControllers() {}
+
+  /** The controller part is woven: while {@code unit} is on, the reconciles of the controllers found here count. */
+  public static void reconcilesCountedBy(UnitSwitch unit) {
+    reconcilesSwitch = unit;
+  }
+
 
   /**
    * The name of the controller built before the attach whose workers take from {@code queue}, or
@@ -129,6 +143,48 @@ public final class LateControllers {
   /** The controller's meters for a queue whose controller was found here, or null. */
   public static ControllerMetrics reconcilesOf(Object queue) {
     return RECONCILES_OF_QUEUE.isEmpty() ? null : RECONCILES_OF_QUEUE.get(queue);
+  }
+
+  /**
+   * A worker took an item from {@code queue}. For a controller built before the attach, whose
+   * reconciler the agent could not wrap, that starts the reconcile: the API requests the worker sends
+   * until the done of the item count under it, as those a wrapped reconciler sends.
+   */
+  public static void workTaken(Object queue, ThreadContext context) {
+    try {
+      ControllerMetrics reconciles = reconcilesOf(queue);
+      UnitSwitch unit = reconcilesSwitch;
+      if (reconciles != null && unit != null && unit.on()) {
+        context.reconcileBegan(reconciles, context.heldTrigger());
+      }
+    } catch (Throwable t) {
+      AgentFaults.record(COUNTED_BY_COMPONENT, t);
+    }
+  }
+
+  /**
+   * A worker is done with the item it took from {@code queue}. For a controller built before the
+   * attach, whose reconciler the agent could not wrap, that ends the reconcile: it ran from get to done.
+   */
+  public static void workDone(Object queue, ThreadContext context) {
+    try {
+      ControllerMetrics reconciles = reconcilesOf(queue);
+      UnitSwitch unit = reconcilesSwitch;
+      if (reconciles == null || unit == null) {
+        return;
+      }
+      // first: whatever happens below, no later request of this thread counts under this reconcile
+      context.reconcileOver(context.heldTrigger());
+      if (!unit.on()) {
+        return;
+      }
+      ReconcileResult result =
+          context.heldReconcileFailed() ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+      reconciles.reconciled(context.heldTrigger(), result, System.nanoTime() - context.heldSince());
+      reconciles.reconcileEffect(context.heldTrigger(), context.takeReconcileEffect());
+    } catch (Throwable t) {
+      AgentFaults.record(COUNTED_BY_COMPONENT, t);
+    }
   }
 
   /**

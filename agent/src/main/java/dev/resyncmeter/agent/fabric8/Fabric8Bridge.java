@@ -4,13 +4,11 @@ import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
-import dev.resyncmeter.collector.HandlerCallTracker;
-import dev.resyncmeter.collector.NoopUpdateClassifier;
+import dev.resyncmeter.collector.InformerListener;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
-import dev.resyncmeter.collector.Trigger;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -100,7 +98,7 @@ public final class Fabric8Bridge {
       Fabric8Listener state =
           new Fabric8Listener(
               handler, metrics.handler(kind, Fabric8Handlers.label(handler)), Fabric8Handlers.handsWorkToObservedQueue(handler));
-      state.metrics.resyncPeriodMillis(resyncPeriodMillis);
+      state.metrics().resyncPeriodMillis(resyncPeriodMillis);
       LISTENERS.put(listener, state);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -229,12 +227,8 @@ public final class Fabric8Bridge {
       if (state == null) {
         return NO_DELIVERY;
       }
-      ThreadContext context = ThreadContext.current();
-      Object previous = context.listener;
-      state.context = context;
       state.notification = notification;
-      context.listener = state;
-      return previous;
+      return ThreadContext.current().runListener(state);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
       return NO_DELIVERY;
@@ -247,10 +241,10 @@ public final class Fabric8Bridge {
         return;
       }
       ThreadContext context = ThreadContext.current();
-      if (context.listener instanceof Fabric8Listener) {
-        ((Fabric8Listener) context.listener).notification = null;
+      if (context.listener() instanceof Fabric8Listener delivering) {
+        delivering.notification = null;
       }
-      context.listener = previous;
+      context.runListener((InformerListener) previous);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -266,16 +260,10 @@ public final class Fabric8Bridge {
         return null;
       }
       ThreadContext context = ThreadContext.current();
-      if (!(context.listener instanceof Fabric8Listener)) {
-        return null;
+      if (context.listener() instanceof Fabric8Listener state && state.callStarting(context, handler, TYPES[type])) {
+        return state;
       }
-      Fabric8Listener state = (Fabric8Listener) context.listener;
-      if (state.handler != handler || state.inCall || !HandlerCallTracker.begin(context)) {
-        return null;
-      }
-      state.inCall = true;
-      state.callType = TYPES[type];
-      return state;
+      return null;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
       return null;
@@ -293,9 +281,7 @@ public final class Fabric8Bridge {
       }
       Fabric8Listener state = (Fabric8Listener) call;
       boolean relist = !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
-      state.cause = NoopUpdateClassifier.cause(sameInstance || relist, sameInstance);
-      state.unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
-      HandlerCallTracker.classify(state.context, Trigger.ofHandlerCall(NotificationType.UPDATE, state.cause, state.unchanged));
+      state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -304,20 +290,7 @@ public final class Fabric8Bridge {
   /** The handler method returned or threw. Not gated: a call opened while on is always closed. */
   public static void handlerCallFinished(Object call) {
     try {
-      Fabric8Listener state = (Fabric8Listener) call;
-      state.inCall = false;
-      boolean enqueued = HandlerCallTracker.end(state.context) > 0;
-      if (Fabric8Instrumentation.SWITCH.isOff()) {
-        state.cause = null;
-        return;
-      }
-      if (state.callType == NotificationType.UPDATE && state.cause != null) {
-        // Work a plain fabric8 handler hands on goes where the agent cannot see: not added is unknown.
-        state.metrics.update(state.cause, state.unchanged, NoopUpdateClassifier.outcome(state.dropsAreObservable, enqueued));
-      } else {
-        state.metrics.notification(state.callType);
-      }
-      state.cause = null;
+      ((Fabric8Listener) call).callFinished(!Fabric8Instrumentation.SWITCH.isOff());
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }

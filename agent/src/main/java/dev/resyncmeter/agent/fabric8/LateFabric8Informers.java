@@ -75,7 +75,7 @@ final class LateFabric8Informers {
     }
     Fabric8Listener state =
         new Fabric8Listener(handler, metrics.handler(kindOf(notification), Fabric8Handlers.label(handler)), Fabric8Handlers.handsWorkToObservedQueue(handler));
-    state.metrics.resyncPeriodMillis((Long) Fields.read(listener, "resyncPeriodInMillis"));
+    state.metrics().resyncPeriodMillis((Long) Fields.read(listener, "resyncPeriodInMillis"));
     Fabric8Bridge.LISTENERS.put(listener, state);
     return state;
   }

@@ -160,13 +160,9 @@ final class JosdkAdvice {
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(
-        @Advice.Enter long startedAt,
-        @Advice.This Object controller,
-        @Advice.Return Object result,
-        @Advice.Thrown Throwable thrown) {
+    static void exit(@Advice.Enter long startedAt, @Advice.Return Object result, @Advice.Thrown Throwable thrown) {
       boolean rescheduled = result instanceof BaseControl && ((BaseControl<?>) result).getScheduleDelay().isPresent();
-      JosdkBridge.reconcileFinished(startedAt, ((Controller<?>) controller).getConfiguration().getName(), rescheduled, thrown);
+      JosdkBridge.reconcileFinished(startedAt, rescheduled, thrown);
     }
   }
 }

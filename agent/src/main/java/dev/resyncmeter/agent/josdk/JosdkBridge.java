@@ -270,9 +270,9 @@ public final class JosdkBridge {
   /** {@code Controller.cleanup} runs: the execution did its work, though it is no reconcile. */
   public static void cleanupRunning() {
     try {
-      Object state = ThreadContext.current().framework;
-      if (state instanceof JosdkThread) {
-        ((JosdkThread) state).ran = true;
+      JosdkThread thread = JosdkThread.ifAny(ThreadContext.current());
+      if (thread != null) {
+        thread.ran = true;
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -289,11 +289,10 @@ public final class JosdkBridge {
       if (!JosdkInstrumentation.SWITCH.on()) {
         return;
       }
-      Object state = ThreadContext.current().framework;
-      if (!(state instanceof JosdkThread)) {
+      JosdkThread thread = JosdkThread.ifAny(ThreadContext.current());
+      if (thread == null) {
         return;
       }
-      JosdkThread thread = (JosdkThread) state;
       JosdkThread.Submission running = thread.running;
       if (running != null && !thread.ran && running.resourceState() != null) {
         PENDING.put(running.resourceState(), Trigger.merge(PENDING.get(running.resourceState()), running.trigger()));
@@ -308,9 +307,8 @@ public final class JosdkBridge {
     try {
       ThreadContext context = ThreadContext.current();
       context.reconcileOver();
-      Object state = context.framework;
-      if (state instanceof JosdkThread) {
-        JosdkThread thread = (JosdkThread) state;
+      JosdkThread thread = JosdkThread.ifAny(context);
+      if (thread != null) {
         thread.running = null;
         if (thread.reconciled != null) {
           thread.reconciled.reconcileEffect(thread.reconciledTrigger, context.takeReconcileEffect());
@@ -336,7 +334,8 @@ public final class JosdkBridge {
         return 0;
       }
       ThreadContext context = ThreadContext.current();
-      JosdkThread.Submission running = context.framework instanceof JosdkThread ? ((JosdkThread) context.framework).running : null;
+      JosdkThread thread = JosdkThread.ifAny(context);
+      JosdkThread.Submission running = thread != null ? thread.running : null;
       context.reconcileBegan(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
       // read now: JOSDK clears the resource's version while it patches its status
       context.reconcileHandedVersion(ResourceVersions.of(resource));
@@ -348,32 +347,31 @@ public final class JosdkBridge {
   }
 
   /**
-   * {@code Controller.reconcile} returned ({@code rescheduled}: it asked for a reschedule) or threw.
-   * Outside a submitted execution (application code calling it) the trigger is {@code other}.
+   * {@code Controller.reconcile} returned ({@code rescheduled}: it asked for a reschedule) or threw;
+   * it counts under the controller and trigger its start found. Outside a submitted execution
+   * (application code calling it) the trigger is {@code other}.
    */
-  public static void reconcileFinished(long startedAt, String controllerName, boolean rescheduled, Throwable thrown) {
+  public static void reconcileFinished(long startedAt, boolean rescheduled, Throwable thrown) {
     try {
       if (startedAt == 0 || !JosdkInstrumentation.SWITCH.on()) {
         return;
       }
       long took = System.nanoTime() - startedAt;
-      ResyncMetrics metrics = AgentMetrics.get();
       ThreadContext context = ThreadContext.current();
-      Object state = context.framework;
-      JosdkThread execution = state instanceof JosdkThread && ((JosdkThread) state).running != null ? (JosdkThread) state : null;
+      ControllerMetrics controller = context.reconcilingController();
+      Trigger trigger = context.reconcilingTrigger();
+      JosdkThread thread = JosdkThread.ifAny(context);
+      JosdkThread execution = thread != null && thread.running != null ? thread : null;
       if (execution == null) {
         context.reconcileOver(); // application code called it: no execution of JOSDK's follows
       }
-      if (metrics == null || controllerName == null) {
+      if (controller == null || trigger == null) {
         return;
       }
-      Trigger trigger = Trigger.OTHER;
       if (execution != null) {
         execution.ran = true;
-        trigger = execution.running.trigger();
       }
       ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      ControllerMetrics controller = metrics.controller(controllerName);
       controller.reconciled(trigger, result, took);
       if (execution != null) {
         // its effect is known when the execution ends, after JOSDK's own writes for it

@@ -36,12 +36,11 @@ final class JosdkThread {
   record Submission(Trigger trigger, Object resourceState) {}
 
   static JosdkThread of(ThreadContext context) {
-    Object state = context.framework;
-    if (state instanceof JosdkThread) {
-      return (JosdkThread) state;
-    }
-    JosdkThread created = new JosdkThread();
-    context.framework = created;
-    return created;
+    return context.operator(JosdkThread.class, JosdkThread::new);
+  }
+
+  /** This thread's, or null when it has none yet. */
+  static JosdkThread ifAny(ThreadContext context) {
+    return context.operatorIfAny(JosdkThread.class);
   }
 }

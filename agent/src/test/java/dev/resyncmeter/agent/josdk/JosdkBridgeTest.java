@@ -93,7 +93,7 @@ class JosdkBridgeTest {
     Object failing = handleEvent(state, true);
     JosdkBridge.executionStarting(failing);
     long startedAt = JosdkBridge.reconcileStarting("op", null);
-    JosdkBridge.reconcileFinished(startedAt, "op", false, new IllegalStateException("failed"));
+    JosdkBridge.reconcileFinished(startedAt, false, new IllegalStateException("failed"));
     // eventProcessingFinished -> handleRetryOnException: the state marks itself and a timer is set
     JosdkBridge.executionEnding();
     Object outer = JosdkBridge.schedulingStarting(Trigger.REQUEUE);
@@ -181,7 +181,7 @@ class JosdkBridgeTest {
 
   private static void finishReconcile(boolean rescheduled, Throwable thrown) {
     long startedAt = JosdkBridge.reconcileStarting("op", null);
-    JosdkBridge.reconcileFinished(startedAt, "op", rescheduled, thrown);
+    JosdkBridge.reconcileFinished(startedAt, rescheduled, thrown);
     JosdkBridge.executionEnding();
     JosdkBridge.executionFinished();
   }

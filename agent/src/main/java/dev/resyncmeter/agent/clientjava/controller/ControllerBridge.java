@@ -5,12 +5,9 @@ import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
-import dev.resyncmeter.agent.clientjava.LateControllers;
-import dev.resyncmeter.collector.ControllerMetrics;
-import dev.resyncmeter.collector.ReconcileResult;
+import dev.resyncmeter.agent.clientjava.WorkQueues;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.agent.clientjava.informer.InformerBridge;
-import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueBridge;
 
 /** What the controller advice calls; faults stay here. */
 public final class ControllerBridge {
@@ -53,48 +50,8 @@ public final class ControllerBridge {
         return;
       }
       if (STACK.walk(frames -> frames.limit(4).anyMatch(f -> f.getMethodName().equals("worker") && f.getClassName().equals(DEFAULT_CONTROLLER)))) {
-        ThreadContext.current().heldReconcileThrew = true;
+        ThreadContext.current().heldReconcileThrew();
       }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
-  }
-
-  /**
-   * A worker took an item from {@code queue}. For a controller built before the attach, whose
-   * reconciler the agent could not wrap, that starts the reconcile: the API requests the worker sends
-   * until the done of the item count under it, as those a wrapped reconciler sends.
-   */
-  public static void workTaken(Object queue, ThreadContext context) {
-    try {
-      ControllerMetrics reconciles = LateControllers.reconcilesOf(queue);
-      if (reconciles != null && ControllerInstrumentation.SWITCH.on()) {
-        context.reconcileBegan(reconciles, context.heldTrigger());
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
-  }
-
-  /**
-   * A worker is done with the item it took from {@code queue}. For a controller built before the
-   * attach, whose reconciler the agent could not wrap, that ends the reconcile: it ran from get to done.
-   */
-  public static void workDone(Object queue, ThreadContext context) {
-    try {
-      ControllerMetrics reconciles = LateControllers.reconcilesOf(queue);
-      if (reconciles == null) {
-        return;
-      }
-      // first: whatever happens below, no later request of this thread counts under this reconcile
-      context.reconcileOver(context.heldTrigger());
-      if (!ControllerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ReconcileResult result =
-          context.heldReconcileThrew ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      reconciles.reconciled(context.heldTrigger(), result, System.nanoTime() - context.heldSince());
-      reconciles.reconcileEffect(context.heldTrigger(), context.takeReconcileEffect());
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -106,7 +63,7 @@ public final class ControllerBridge {
         return;
       }
       HandlerNames.controllerBuilt(name, workQueue);
-      WorkQueueBridge.controllerOwns(workQueue, name);
+      WorkQueues.controllerOwns(workQueue, name);
       InformerBridge.resolvePendingHandlers();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);

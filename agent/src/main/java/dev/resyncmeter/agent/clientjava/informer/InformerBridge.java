@@ -5,14 +5,10 @@ import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.clientjava.KindNames;
-import dev.resyncmeter.collector.HandlerCallTracker;
-import dev.resyncmeter.collector.HandlerMetrics;
-import dev.resyncmeter.collector.NoopUpdateClassifier;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
-import dev.resyncmeter.collector.Trigger;
 
 /**
  * What the client-java informer advice calls. It follows a notification from
@@ -123,9 +119,7 @@ public final class InformerBridge {
       if (!InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      ThreadContext context = ThreadContext.current();
-      context.distributing = true;
-      context.distributedTo = 0;
+      ThreadContext.current().distributeStarted();
       // Marked before any listener can take it: listener threads run as soon as it is queued.
       if (isSync && NotificationFields.isUpdateOfDifferentInstances(notification)) {
         RELIST_UPDATES.put(notification, Boolean.TRUE);
@@ -141,10 +135,7 @@ public final class InformerBridge {
       if (!InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      ThreadContext context = ThreadContext.current();
-      if (context.distributing) {
-        context.distributedTo++;
-      }
+      ThreadContext.current().distributedToListener();
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -156,12 +147,11 @@ public final class InformerBridge {
    */
   public static void distributeFinished(Object processor, Object notification, boolean isSync) {
     try {
-      ThreadContext context = ThreadContext.current();
-      context.distributing = false;
+      int reached = ThreadContext.current().distributeFinished();
       if (InformerInstrumentation.SWITCH.isOff()) {
         return;
       }
-      if (isSync && context.distributedTo == 0 && NotificationFields.isRelistNotification(notification)) {
+      if (isSync && reached == 0 && NotificationFields.isRelistNotification(notification)) {
         InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
         if (informer != null) {
           informer.metrics.relistNotificationLost();
@@ -215,12 +205,7 @@ public final class InformerBridge {
       if (!InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      ListenerState state = LISTENERS.get(listener);
-      ThreadContext context = ThreadContext.current();
-      context.listener = state;
-      if (state != null) {
-        state.context = context;
-      }
+      ThreadContext.current().runListener(LISTENERS.get(listener));
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -228,7 +213,7 @@ public final class InformerBridge {
 
   public static void listenerThreadStopped() {
     try {
-      ThreadContext.current().listener = null;
+      ThreadContext.current().runListener(null);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -243,9 +228,8 @@ public final class InformerBridge {
       if (RELIST_UPDATES.isEmpty() || !InformerInstrumentation.SWITCH.on()) {
         return;
       }
-      Object listener = ThreadContext.current().listener;
-      if (listener instanceof ListenerState) {
-        ((ListenerState) listener).currentNotification = notification;
+      if (ThreadContext.current().listener() instanceof ListenerState listener) {
+        listener.currentNotification = notification;
       } else if (LateStart.attached()) {
         LateInformers.updateTakenOnUnknownThread(notification);
       }
@@ -266,18 +250,12 @@ public final class InformerBridge {
       }
       ThreadContext context = ThreadContext.current();
       ListenerState state;
-      if (context.listener instanceof ListenerState) {
-        state = (ListenerState) context.listener;
+      if (context.listener() instanceof ListenerState running) {
+        state = running;
       } else if (!LateStart.attached() || (state = LateInformers.listenerThreadFound(context, handler)) == null) {
         return null;
       }
-      if (state.handler != handler || state.inCall || !HandlerCallTracker.begin(context)) {
-        return null;
-      }
-      state.inCall = true;
-      state.context = context;
-      state.callType = TYPES[type];
-      return state;
+      return state.callStarting(context, handler, TYPES[type]) ? state : null;
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
       return null;
@@ -294,10 +272,8 @@ public final class InformerBridge {
         return;
       }
       ListenerState state = (ListenerState) call;
-      boolean isSync = sameInstance || (state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null);
-      state.cause = NoopUpdateClassifier.cause(isSync, sameInstance);
-      state.unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
-      HandlerCallTracker.classify(state.context, Trigger.ofHandlerCall(NotificationType.UPDATE, state.cause, state.unchanged));
+      boolean relist = state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null;
+      state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }
@@ -310,23 +286,8 @@ public final class InformerBridge {
   public static void handlerCallFinished(Object call) {
     try {
       ListenerState state = (ListenerState) call;
-      state.inCall = false;
       state.currentNotification = null;
-      boolean enqueued = HandlerCallTracker.end(state.context) > 0;
-      if (InformerInstrumentation.SWITCH.isOff()) {
-        state.cause = null;
-        return;
-      }
-      HandlerMetrics metrics = state.metrics();
-      if (state.callType == NotificationType.UPDATE && state.cause != null) {
-        metrics.update(
-            state.cause,
-            state.unchanged,
-            NoopUpdateClassifier.outcome(HandlerCallTracker.queueAddsObservable(), enqueued));
-      } else {
-        metrics.notification(state.callType);
-      }
-      state.cause = null;
+      state.callFinished(!InformerInstrumentation.SWITCH.isOff());
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
     }

@@ -57,8 +57,8 @@ final class LateInformers {
         if (state == null) {
           state = new ListenerState(Fields.read(listener, "handler"), (Long) Fields.read(listener, "resyncPeriod"));
           InformerBridge.LISTENERS.put(listener, state);
-          Object other = LISTENER_OF_HANDLER.get(state.handler);
-          LISTENER_OF_HANDLER.put(state.handler, other == null || other == state ? state : SHARED_HANDLER);
+          Object other = LISTENER_OF_HANDLER.get(state.handler());
+          LISTENER_OF_HANDLER.put(state.handler(), other == null || other == state ? state : SHARED_HANDLER);
         }
         if (state.informer == null) {
           state.informer = informer;
@@ -111,13 +111,10 @@ final class LateInformers {
    * listener's from now on. Returns the listener, or null for any other call.
    */
   static ListenerState listenerThreadFound(ThreadContext context, Object handler) {
-    Object listener = LISTENER_OF_HANDLER.get(handler);
-    if (!(listener instanceof ListenerState) || !calledFromListenerLoop()) {
+    if (!(LISTENER_OF_HANDLER.get(handler) instanceof ListenerState state) || !calledFromListenerLoop()) {
       return null;
     }
-    ListenerState state = (ListenerState) listener;
-    context.listener = state;
-    state.context = context;
+    context.runListener(state);
     state.currentNotification = TAKEN_UPDATE.get();
     TAKEN_UPDATE.remove();
     return state;

@@ -2,38 +2,34 @@ package dev.resyncmeter.agent.clientjava.informer;
 
 import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.HandlerOnThread;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
+import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.HandlerMetrics;
-import dev.resyncmeter.collector.NotificationType;
+import dev.resyncmeter.collector.InformerListener;
 import dev.resyncmeter.collector.ResyncMetrics;
-import dev.resyncmeter.collector.ThreadContext;
-import dev.resyncmeter.collector.UpdateCause;
 
 /**
  * What the agent knows of one client-java {@code ProcessorListener}: its handler, the informer it
- * serves, and the handler call in progress on its thread. The call fields are touched only by the
- * listener's own thread, so they need no lock.
+ * serves, and the update notification its thread took last (touched only by that thread).
  */
-final class ListenerState implements HandlerOnThread {
+final class ListenerState extends InformerListener {
 
-  final Object handler;
   final long listenerPeriodMillis;
   volatile InformerState informer;
   private volatile HandlerMetrics metrics;
 
-  // The listener thread's current call.
-  /** The listener thread's context, where its handler call's queue adds are counted. */
-  ThreadContext context;
+  /** The update notification the listener thread took, read before it calls the handler with it. */
   Object currentNotification;
-  boolean inCall;
-  NotificationType callType;
-  UpdateCause cause;
-  boolean unchanged;
 
   ListenerState(Object handler, long listenerPeriodMillis) {
-    this.handler = handler;
+    super(handler);
     this.listenerPeriodMillis = listenerPeriodMillis;
+  }
+
+  /** client-java's handlers add to client-java's queues, which the workqueue part sees while it works. */
+  @Override
+  protected boolean dropsAreObservable() {
+    return HandlerCallTracker.queueAddsObservable();
   }
 
   String kind() {
@@ -45,24 +41,20 @@ final class ListenerState implements HandlerOnThread {
    * The handler's meters. While the handler waits for its controller to be built it is counted under
    * its class name; once the label is final it is cached.
    */
-  HandlerMetrics metrics() {
+  @Override
+  public HandlerMetrics metrics() {
     HandlerMetrics resolved = metrics;
     if (resolved != null) {
       return resolved;
     }
     resolved = resolve();
-    return resolved != null ? resolved : AgentMetrics.get().handler(kind(), ClassLabels.of(handler.getClass()));
-  }
-
-  @Override
-  public String handlerLabel() {
-    return metrics().handler();
+    return resolved != null ? resolved : AgentMetrics.get().handler(kind(), ClassLabels.of(handler().getClass()));
   }
 
   /** Fixes the label if it is known now and publishes the resync period gauge; null if still pending. */
   HandlerMetrics resolve() {
     ResyncMetrics registry = AgentMetrics.get();
-    String label = HandlerNames.labelOrPending(handler);
+    String label = HandlerNames.labelOrPending(handler());
     if (label == null || registry == null || informer == null) {
       return null;
     }

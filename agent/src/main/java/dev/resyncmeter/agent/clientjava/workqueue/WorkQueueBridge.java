@@ -3,12 +3,11 @@ package dev.resyncmeter.agent.clientjava.workqueue;
 import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.clientjava.LateControllers;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
-import dev.resyncmeter.agent.clientjava.controller.ControllerBridge;
+import dev.resyncmeter.agent.clientjava.WorkQueues;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
@@ -18,8 +17,6 @@ import dev.resyncmeter.collector.ThreadContext;
 public final class WorkQueueBridge {
 
   static final String COMPONENT = "clientjava-workqueue";
-  /** A collected queue's tracker retires: its counts stay in its name's totals. */
-  private static final IdentityWeakMap<QueueTracker> TRACKERS = new IdentityWeakMap<>(QueueTracker::retire);
   private static final StackWalker STACK = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
   private static final String DELAYING_QUEUE = WorkQueueInstrumentation.PACKAGE + "DefaultDelayingQueue";
@@ -45,8 +42,8 @@ public final class WorkQueueBridge {
         return;
       }
       ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics != null && TRACKERS.get(queue) == null) {
-        TRACKERS.put(queue, metrics.queue(creatorName()));
+      if (metrics != null) {
+        WorkQueues.trackerOrMake(queue, () -> metrics.queue(creatorName()));
       }
     } catch (Throwable t) {
       AgentFaults.record(COMPONENT, t);
@@ -74,37 +71,19 @@ public final class WorkQueueBridge {
     if (metrics == null) {
       return null;
     }
-    synchronized (TRACKERS) {
-      QueueTracker tracker = TRACKERS.get(queue);
-      if (tracker == null) {
-        String controller = HandlerNames.controllerOfQueue(queue);
-        tracker = metrics.queue(controller != null ? controller : ClassLabels.of(queue.getClass()));
-        TRACKERS.put(queue, tracker);
-      }
-      return tracker;
-    }
-  }
-
-  /** A controller named {@code name} owns {@code queue}. */
-  public static void controllerOwns(Object queue, String name) {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
-      }
-      QueueTracker tracker = TRACKERS.get(queue);
-      if (tracker != null) {
-        tracker.name(name);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
+    return WorkQueues.trackerOrMake(
+        queue,
+        () -> {
+          String controller = HandlerNames.controllerOfQueue(queue);
+          return metrics.queue(controller != null ? controller : ClassLabels.of(queue.getClass()));
+        });
   }
 
   /** The tracker of {@code queue}, from this thread's one-entry cache when it used that queue last. */
   private static QueueTracker tracker(ThreadContext context, Object queue) {
     QueueTracker tracker = context.cachedTracker(queue);
     if (tracker == null) {
-      tracker = TRACKERS.get(queue);
+      tracker = WorkQueues.trackerOf(queue);
       if (tracker == null && LateStart.attached()) {
         tracker = lateTracker(queue);
       }
@@ -199,7 +178,7 @@ public final class WorkQueueBridge {
         }
         tracker.taken(context, item, queuedAfter);
         if (LateStart.attached()) {
-          ControllerBridge.workTaken(queue, context);
+          LateControllers.workTaken(queue, context);
         }
       }
     } catch (Throwable t) {
@@ -221,7 +200,7 @@ public final class WorkQueueBridge {
             tracker.takenUnseen(context, item, queuedBefore);
           }
           if (context.holds(tracker, item)) {
-            ControllerBridge.workDone(queue, context);
+            LateControllers.workDone(queue, context);
           }
         }
         tracker.done(context, item, requeued);
@@ -237,7 +216,7 @@ public final class WorkQueueBridge {
       if (!WorkQueueInstrumentation.SWITCH.on()) {
         return;
       }
-      QueueTracker tracker = TRACKERS.get(queue);
+      QueueTracker tracker = WorkQueues.trackerOf(queue);
       if (tracker != null) {
         tracker.shutDown();
       }

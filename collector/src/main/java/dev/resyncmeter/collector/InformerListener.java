@@ -1,0 +1,94 @@
+package dev.resyncmeter.collector;
+
+/**
+ * One informer listener (what an informer keeps for one registered handler) and the life of the
+ * handler call it makes now: it {@linkplain #callStarting starts} on the thread that runs the
+ * listener, an update {@linkplain #updateSeen tells} its cause and resource versions, the queue adds
+ * made meanwhile on that thread are counted ({@link HandlerCallTracker}), and it {@linkplain
+ * #callFinished finishes} with its outcome. Every library's informer unit drives this one lifecycle;
+ * each subclass says only how its library names the handler and whether its drops can be seen.
+ *
+ * <p>A library calls one listener's handler from one thread at a time, so the call fields need no lock.
+ */
+public abstract class InformerListener {
+
+  private final Object handler;
+
+  // The handler call in progress.
+  private ThreadContext callContext;
+  private boolean inCall;
+  private NotificationType callType;
+  /** Null unless the call is an update whose cause was told. */
+  private UpdateCause cause;
+  private boolean unchanged;
+
+  protected InformerListener(Object handler) {
+    this.handler = handler;
+  }
+
+  public final Object handler() {
+    return handler;
+  }
+
+  /** The handler's meters (a library may learn the handler's final label late). */
+  public abstract HandlerMetrics metrics();
+
+  /**
+   * Whether an update call that added nothing to a queue really dropped the update; when the
+   * handler's work may go where no queue is seen, its outcome is {@code unknown}.
+   */
+  protected abstract boolean dropsAreObservable();
+
+  /** The label of the handler, for the API requests its calls send. */
+  public String handlerLabel() {
+    return metrics().handler();
+  }
+
+  /**
+   * A handler method starts on {@code context}'s thread. True when this is the listener calling its
+   * own handler, and no call of it is open: the scope is opened. False for anything else (a wrapper's
+   * delegate, a super call, application code calling a handler directly): those are not notifications.
+   */
+  public final boolean callStarting(ThreadContext context, Object calledHandler, NotificationType type) {
+    if (calledHandler != handler || inCall || !HandlerCallTracker.begin(context)) {
+      return false;
+    }
+    inCall = true;
+    callContext = context;
+    callType = type;
+    cause = null;
+    return true;
+  }
+
+  /**
+   * The open call is an update: {@code sync} when it replays the cache (a periodic resync or a
+   * relist) rather than a watch event, {@code sameInstance} when old and new are one object. Queue
+   * adds made from now on carry the trigger this makes.
+   */
+  public final void updateSeen(boolean sync, boolean sameInstance, String oldVersion, String newVersion) {
+    cause = NoopUpdateClassifier.cause(sync, sameInstance);
+    unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
+    HandlerCallTracker.classify(callContext, Trigger.ofHandlerCall(NotificationType.UPDATE, cause, unchanged));
+  }
+
+  /**
+   * The handler method returned or threw: the scope closes, and with {@code counting} (the unit is
+   * still on) the call is counted with what it added to queues. A call opened is always closed, even
+   * if its unit went off since.
+   */
+  public final void callFinished(boolean counting) {
+    inCall = false;
+    boolean enqueued = HandlerCallTracker.end(callContext) > 0;
+    UpdateCause updateCause = cause;
+    cause = null;
+    if (!counting) {
+      return;
+    }
+    HandlerMetrics metrics = metrics();
+    if (callType == NotificationType.UPDATE && updateCause != null) {
+      metrics.update(updateCause, unchanged, NoopUpdateClassifier.outcome(dropsAreObservable(), enqueued));
+    } else {
+      metrics.notification(callType);
+    }
+  }
+}

@@ -29,6 +29,14 @@ public final class AgentFaults {
     }
   }
 
+  /**
+   * The one place a fault inside woven advice lands: every advice suppresses what it (or the bridge it
+   * calls) throws and hands it here, with its unit's component ({@code LayoutCheckedAdvice}).
+   */
+  public static void adviceFault(Throwable fault, String component) {
+    record(component, fault);
+  }
+
   public static void record(String component, Throwable fault) {
     count(component);
     try {

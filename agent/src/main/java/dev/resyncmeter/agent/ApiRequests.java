@@ -30,24 +30,19 @@ public final class ApiRequests {
   }
 
   private static long sending(UnitSwitch unit, String method, String path, boolean watchQuery, String url) {
-    try {
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics == null || !unit.on()) {
-        return 0;
-      }
-      ThreadContext context = ThreadContext.current();
-      if (LateStart.attached() && !context.reconciling()) {
-        LateControllers.requestOutsideReconcile(context);
-      }
-      InformerListener listener = context.listener();
-      ApiVerb verb = url != null ? ApiVerb.ofUrl(method, url) : ApiVerb.of(method, path, watchQuery);
-      metrics.apiRequestSent(context, verb, listener != null ? listener.handlerLabel() : null);
-      long now = System.nanoTime();
-      return now == 0 ? 1 : now;
-    } catch (Throwable t) {
-      AgentFaults.record(unit.component(), t);
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics == null || !unit.on()) {
       return 0;
     }
+    ThreadContext context = ThreadContext.current();
+    if (LateStart.attached() && !context.reconciling()) {
+      LateControllers.requestOutsideReconcile(context);
+    }
+    InformerListener listener = context.listener();
+    ApiVerb verb = url != null ? ApiVerb.ofUrl(method, url) : ApiVerb.of(method, path, watchQuery);
+    metrics.apiRequestSent(context, verb, listener != null ? listener.handlerLabel() : null);
+    long now = System.nanoTime();
+    return now == 0 ? 1 : now;
   }
 
   /**
@@ -55,14 +50,10 @@ public final class ApiRequests {
    * ({@link RestClientMetrics#NO_RESPONSE}).
    */
   public static void finished(UnitSwitch unit, long sentAt, String host, int port, String method, int code) {
-    try {
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (sentAt == 0 || metrics == null || unit.isOff()) {
-        return;
-      }
-      metrics.restClient().requestFinished(host, port, method, code, System.nanoTime() - sentAt);
-    } catch (Throwable t) {
-      AgentFaults.record(unit.component(), t);
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (sentAt == 0 || metrics == null || unit.isOff()) {
+      return;
     }
+    metrics.restClient().requestFinished(host, port, method, code, System.nanoTime() - sentAt);
   }
 }

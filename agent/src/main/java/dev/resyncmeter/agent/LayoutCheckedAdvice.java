@@ -1,5 +1,9 @@
 package dev.resyncmeter.agent;
 
+import net.bytebuddy.implementation.bytecode.StackManipulation;
+import net.bytebuddy.implementation.bytecode.constant.TextConstant;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -116,12 +120,31 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
       builder = builder.visit(FailingWeaving.INSTANCE);
     }
     for (Advised a : advised) {
-      builder = builder.visit(Advice.to(a.advice).on(a.matcher));
+      builder = builder.visit(Advice.to(a.advice).withExceptionHandler(faultsTo(unit.component())).on(a.matcher));
     }
     for (AsmVisitorWrapper visitor : visitors) {
       builder = builder.visit(visitor);
     }
     return builder;
+  }
+
+  /**
+   * The code advice runs with the {@link Throwable} it suppressed on the stack: it hands it to {@link
+   * AgentFaults#adviceFault} with {@code component}. Bridges therefore catch nothing: a fault anywhere
+   * below an advice method lands here, counted under the unit whose advice it is.
+   */
+  public static StackManipulation faultsTo(String component) {
+    return new StackManipulation.Compound(new TextConstant(component), MethodInvocation.invoke(ADVICE_FAULT));
+  }
+
+  private static final MethodDescription ADVICE_FAULT = adviceFaultMethod();
+
+  private static MethodDescription adviceFaultMethod() {
+    try {
+      return new MethodDescription.ForLoadedMethod(AgentFaults.class.getMethod("adviceFault", Throwable.class, String.class));
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The units that gave advice to the class this thread transforms now; forgets them (once per class). */

@@ -112,4 +112,50 @@ class LayoutCheckedAdviceTest {
     assertThat(applied).hasValue(1);
     assertThat(unit.on()).isTrue();
   }
+
+  /** A host class whose methods the advice below wraps. */
+  public static class HostWork {
+    public String work(String input) {
+      return "done " + input;
+    }
+  }
+
+  /** A bridge with a bug: it throws, as any agent code below an advice method might. */
+  public static final class FailingBridge {
+    public static void call() {
+      throw new IllegalStateException("a bug in the agent");
+    }
+  }
+
+  static final class FailingAdvice {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      FailingBridge.call();
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit() {
+      FailingBridge.call();
+    }
+  }
+
+  @Test
+  void aFaultBelowWovenAdviceIsCountedUnderItsUnitAndTheHostMethodRunsAsItWould() throws Exception {
+    dev.resyncmeter.collector.ResyncMetrics metrics = new dev.resyncmeter.collector.ResyncMetrics();
+    AgentMetrics.install(metrics);
+    UnitSwitch unit = new UnitSwitch("test", "test-advice-faults");
+    LayoutCheckedAdvice advice = LayoutCheckedAdvice.of(unit).method("work", 1, FailingAdvice.class);
+
+    Class<?> woven =
+        advice
+            .transform(new ByteBuddy().redefine(HostWork.class).name(HostWork.class.getName() + "$Woven"), TypeDescription.ForLoadedType.of(HostWork.class), LOADER, null, null)
+            .make()
+            .load(LOADER, net.bytebuddy.dynamic.loading.ClassLoadingStrategy.Default.CHILD_FIRST)
+            .getLoaded();
+    Object host = woven.getDeclaredConstructor().newInstance();
+
+    assertThat(woven.getMethod("work", String.class).invoke(host, "x")).isEqualTo("done x");
+    assertThat(metrics.scrape(null).body()).contains("resync_meter_errors_total{component=\"test-advice-faults\"} 2.0");
+    assertThat(unit.on()).as("a fault counts; it does not switch the unit off").isTrue();
+  }
 }

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.clientjava;
 
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.IdentityWeakMap;
@@ -151,14 +150,10 @@ public final class LateControllers {
    * until the done of the item count under it, as those a wrapped reconciler sends.
    */
   public static void workTaken(Object queue, ThreadContext context) {
-    try {
-      ControllerMetrics reconciles = reconcilesOf(queue);
-      UnitSwitch unit = reconcilesSwitch;
-      if (reconciles != null && unit != null && unit.on()) {
-        context.reconcileBegan(reconciles, context.heldTrigger());
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COUNTED_BY_COMPONENT, t);
+    ControllerMetrics reconciles = reconcilesOf(queue);
+    UnitSwitch unit = reconcilesSwitch;
+    if (reconciles != null && unit != null && unit.on()) {
+      context.reconcileBegan(reconciles, context.heldTrigger());
     }
   }
 
@@ -167,24 +162,20 @@ public final class LateControllers {
    * attach, whose reconciler the agent could not wrap, that ends the reconcile: it ran from get to done.
    */
   public static void workDone(Object queue, ThreadContext context) {
-    try {
-      ControllerMetrics reconciles = reconcilesOf(queue);
-      UnitSwitch unit = reconcilesSwitch;
-      if (reconciles == null || unit == null) {
-        return;
-      }
-      // first: whatever happens below, no later request of this thread counts under this reconcile
-      context.reconcileOver(context.heldTrigger());
-      if (!unit.on()) {
-        return;
-      }
-      ReconcileResult result =
-          context.heldReconcileFailed() ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      reconciles.reconciled(context.heldTrigger(), result, System.nanoTime() - context.heldSince());
-      reconciles.reconcileEffect(context.heldTrigger(), context.takeReconcileEffect());
-    } catch (Throwable t) {
-      AgentFaults.record(COUNTED_BY_COMPONENT, t);
+    ControllerMetrics reconciles = reconcilesOf(queue);
+    UnitSwitch unit = reconcilesSwitch;
+    if (reconciles == null || unit == null) {
+      return;
     }
+    // first: whatever happens below, no later request of this thread counts under this reconcile
+    context.reconcileOver(context.heldTrigger());
+    if (!unit.on()) {
+      return;
+    }
+    ReconcileResult result =
+        context.heldReconcileFailed() ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+    reconciles.reconciled(context.heldTrigger(), result, System.nanoTime() - context.heldSince());
+    reconciles.reconcileEffect(context.heldTrigger(), context.takeReconcileEffect());
   }
 
   /**

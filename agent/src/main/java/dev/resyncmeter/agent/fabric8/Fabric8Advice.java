@@ -44,7 +44,7 @@ final class Fabric8Advice {
   /** {@code ProcessorListener(ResourceEventHandler, long resyncPeriodInMillis)}. */
   static final class ListenerConstructor {
     @Advice.OnMethodExit(suppress = Throwable.class)
-    static void exit(@Advice.This Object listener, @Advice.Argument(0) Object handler, @Advice.Argument(1) long resyncPeriodMillis) {
+    static void exit(@Advice.This Object listener, @Advice.Argument(0) Object handler, @Advice.Argument(1) long resyncPeriodMillis) throws ReflectiveOperationException {
       Fabric8Bridge.listenerCreated(listener, handler, resyncPeriodMillis);
     }
   }
@@ -52,7 +52,7 @@ final class Fabric8Advice {
   /** {@code ProcessorListener.add(Notification)}: delivers one notification to the listener's handler. */
   static final class Delivery {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter(@Advice.This Object listener, @Advice.Argument(0) Object notification) {
+    static Object enter(@Advice.This Object listener, @Advice.Argument(0) Object notification) throws ReflectiveOperationException {
       return Fabric8Bridge.deliveryStarting(listener, notification);
     }
 
@@ -65,7 +65,7 @@ final class Fabric8Advice {
   /** {@code SharedProcessor.distribute(Notification, boolean isSync)}. */
   static final class Distribute {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object processor, @Advice.Argument(0) Object notification) {
+    static void enter(@Advice.This Object processor, @Advice.Argument(0) Object notification) throws ReflectiveOperationException {
       Fabric8Bridge.distributing(processor, notification);
     }
   }
@@ -86,7 +86,7 @@ final class Fabric8Advice {
   /** {@code ProcessorStore.syncList(Set)} (7.x and later) or {@code retainAll(Set, Consumer)} (7.0). */
   static final class ListSynced {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object store, @Advice.FieldValue("synced") AtomicBoolean synced) {
+    static void enter(@Advice.This Object store, @Advice.FieldValue("synced") AtomicBoolean synced) throws ReflectiveOperationException {
       Fabric8Bridge.listSynced(store, synced.get());
     }
   }
@@ -94,7 +94,7 @@ final class Fabric8Advice {
   /** {@code ProcessorStore.resync()}. */
   static final class Resync {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object store) {
+    static void enter(@Advice.This Object store) throws ReflectiveOperationException {
       Fabric8Bridge.resync(store);
     }
   }
@@ -102,7 +102,7 @@ final class Fabric8Advice {
   /** {@code Reflector$ReflectorWatcher.onClose(WatcherException)}. */
   static final class WatchClosed {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.FieldValue("this$0") Object reflector, @Advice.Argument(0) Object exception) {
+    static void enter(@Advice.FieldValue("this$0") Object reflector, @Advice.Argument(0) Object exception) throws ReflectiveOperationException {
       Fabric8Bridge.watchClosed(reflector, exception instanceof WatcherException && ((WatcherException) exception).isHttpGone());
     }
   }
@@ -126,19 +126,16 @@ final class Fabric8Advice {
   static final class HandlerUpdate {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static Object enter(@Advice.This Object handler, @Advice.Argument(0) Object oldObj, @Advice.Argument(1) Object newObj) {
-      Object call = Fabric8Bridge.handlerCallStarting(handler, 1);
-      if (call != null) {
-        String oldVersion = null;
-        String newVersion = null;
-        if (oldObj instanceof HasMetadata && ((HasMetadata) oldObj).getMetadata() != null) {
-          oldVersion = ((HasMetadata) oldObj).getMetadata().getResourceVersion();
-        }
-        if (newObj instanceof HasMetadata && ((HasMetadata) newObj).getMetadata() != null) {
-          newVersion = ((HasMetadata) newObj).getMetadata().getResourceVersion();
-        }
-        Fabric8Bridge.updateSeen(call, oldObj == newObj, oldVersion, newVersion);
+      // read before the call opens: a fault here then leaves no call open
+      String oldVersion = null;
+      String newVersion = null;
+      if (oldObj instanceof HasMetadata && ((HasMetadata) oldObj).getMetadata() != null) {
+        oldVersion = ((HasMetadata) oldObj).getMetadata().getResourceVersion();
       }
-      return call;
+      if (newObj instanceof HasMetadata && ((HasMetadata) newObj).getMetadata() != null) {
+        newVersion = ((HasMetadata) newObj).getMetadata().getResourceVersion();
+      }
+      return Fabric8Bridge.updateCallStarting(handler, oldObj == newObj, oldVersion, newVersion);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.fabric8;
 
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
@@ -21,8 +20,11 @@ public final class Fabric8Bridge {
 
   static final String COMPONENT = "fabric8-informer";
 
-  /** What {@link #deliveryStarting} returns when it did not open a delivery. */
-  static final Object NO_DELIVERY = new Object();
+  /**
+   * What {@link #deliveryStarting} returns when the thread delivered for no listener before. It
+   * returns null when it opened no delivery: as advice whose call failed does.
+   */
+  private static final Object NO_LISTENER_BEFORE = new Object();
 
   static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
   static final IdentityWeakMap<Fabric8Informer> INFORMER_OF_STORE = new IdentityWeakMap<>();
@@ -45,88 +47,64 @@ public final class Fabric8Bridge {
 
   /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
   public static void informerCreated(Class<?> apiType, Object processor, Object store, Object reflector) {
-    try {
-      if (!Fabric8Instrumentation.SWITCH.on()) {
-        return;
-      }
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics == null) {
-        return;
-      }
-      // fabric8's model classes are named after their kinds (ConfigMap, Deployment)
-      String kind = apiType == null ? "unknown" : apiType.getSimpleName();
-      Fabric8Informer informer = new Fabric8Informer(kind, metrics.informer(kind));
-      INFORMER_OF_PROCESSOR.put(processor, informer);
-      INFORMER_OF_STORE.put(store, informer);
-      INFORMER_OF_REFLECTOR.put(reflector, informer);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!Fabric8Instrumentation.SWITCH.on()) {
+      return;
     }
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics == null) {
+      return;
+    }
+    // fabric8's model classes are named after their kinds (ConfigMap, Deployment)
+    String kind = apiType == null ? "unknown" : apiType.getSimpleName();
+    Fabric8Informer informer = new Fabric8Informer(kind, metrics.informer(kind));
+    INFORMER_OF_PROCESSOR.put(processor, informer);
+    INFORMER_OF_STORE.put(store, informer);
+    INFORMER_OF_REFLECTOR.put(reflector, informer);
   }
 
   /** {@code SharedProcessor.addProcessorListener} starts: the listener it makes belongs to {@code processor}. */
   public static void listenerAdding(Object processor) {
-    try {
-      if (Fabric8Instrumentation.SWITCH.on()) {
-        ADDING_TO.set(processor);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (Fabric8Instrumentation.SWITCH.on()) {
+      ADDING_TO.set(processor);
     }
   }
 
   public static void listenerAdded() {
-    try {
-      ADDING_TO.remove();
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
+    ADDING_TO.remove();
   }
 
   /** A {@code ProcessorListener} was made for {@code handler} with the resync period fabric8 chose for it. */
-  public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) {
-    try {
-      if (!Fabric8Instrumentation.SWITCH.on()) {
-        return;
-      }
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics == null || handler == null) {
-        return;
-      }
-      Fabric8Informer informer = INFORMER_OF_PROCESSOR.get(ADDING_TO.get());
-      String kind = informer == null ? "unknown" : informer.kind;
-      Fabric8Listener state =
-          new Fabric8Listener(
-              handler, metrics.handler(kind, Fabric8Handlers.label(handler)), Fabric8Handlers.handsWorkToObservedQueue(handler));
-      state.metrics().resyncPeriodMillis(resyncPeriodMillis);
-      LISTENERS.put(listener, state);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) throws ReflectiveOperationException {
+    if (!Fabric8Instrumentation.SWITCH.on()) {
+      return;
     }
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics == null || handler == null) {
+      return;
+    }
+    Fabric8Informer informer = INFORMER_OF_PROCESSOR.get(ADDING_TO.get());
+    String kind = informer == null ? "unknown" : informer.kind;
+    Fabric8Listener state =
+        new Fabric8Listener(
+            handler, metrics.handler(kind, Fabric8Handlers.label(handler)), Fabric8Handlers.handsWorkToObservedQueue(handler));
+    state.metrics().resyncPeriodMillis(resyncPeriodMillis);
+    LISTENERS.put(listener, state);
   }
 
   // ---- where notifications are made ------------------------------------------------------------
 
   /** {@code ProcessorStore.update(List)}: a list's page; after the first full list, a relist's. */
   public static void listPageStarting(boolean synced) {
-    try {
-      if (synced && Fabric8Instrumentation.SWITCH.on()) {
-        RELISTING.set(Boolean.TRUE);
-        RELIST_PAGES_IN_PROGRESS.incrementAndGet();
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (synced && Fabric8Instrumentation.SWITCH.on()) {
+      RELISTING.set(Boolean.TRUE);
+      RELIST_PAGES_IN_PROGRESS.incrementAndGet();
     }
   }
 
   public static void listPageFinished() {
-    try {
-      if (RELISTING.get() != null) {
-        RELISTING.remove();
-        RELIST_PAGES_IN_PROGRESS.decrementAndGet();
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (RELISTING.get() != null) {
+      RELISTING.remove();
+      RELIST_PAGES_IN_PROGRESS.decrementAndGet();
     }
   }
 
@@ -134,37 +112,29 @@ public final class Fabric8Bridge {
    * {@code SharedProcessor.distribute(notification, isSync)}: marks a relist's updates before they are
    * queued. After an attach, a processor made before it is met here.
    */
-  public static void distributing(Object processor, Object notification) {
-    try {
-      if (LateStart.attached() && INFORMER_OF_PROCESSOR.get(processor) == null && Fabric8Instrumentation.SWITCH.on()) {
-        LateFabric8Informers.processorMet(processor, notification);
-      }
-      if (RELIST_PAGES_IN_PROGRESS.get() > 0 && RELISTING.get() != null && Fabric8Instrumentation.SWITCH.on()) {
-        RELIST_UPDATES.put(notification, Boolean.TRUE);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void distributing(Object processor, Object notification) throws ReflectiveOperationException {
+    if (LateStart.attached() && INFORMER_OF_PROCESSOR.get(processor) == null && Fabric8Instrumentation.SWITCH.on()) {
+      LateFabric8Informers.processorMet(processor, notification);
+    }
+    if (RELIST_PAGES_IN_PROGRESS.get() > 0 && RELISTING.get() != null && Fabric8Instrumentation.SWITCH.on()) {
+      RELIST_UPDATES.put(notification, Boolean.TRUE);
     }
   }
 
   /** {@code ProcessorStore.resync()}: the cache is replayed to the listeners due. */
-  public static void resync(Object store) {
-    try {
-      if (!Fabric8Instrumentation.SWITCH.on()) {
-        return;
+  public static void resync(Object store) throws ReflectiveOperationException {
+    if (!Fabric8Instrumentation.SWITCH.on()) {
+      return;
+    }
+    Fabric8Informer informer = INFORMER_OF_STORE.get(store);
+    if (informer == null && LateStart.attached()) {
+      informer = LateFabric8Informers.informerOfStore(store);
+      if (informer == null) {
+        LateFabric8Informers.resyncOfUnknownStore(store);
       }
-      Fabric8Informer informer = INFORMER_OF_STORE.get(store);
-      if (informer == null && LateStart.attached()) {
-        informer = LateFabric8Informers.informerOfStore(store);
-        if (informer == null) {
-          LateFabric8Informers.resyncOfUnknownStore(store);
-        }
-      }
-      if (informer != null) {
-        informer.metrics.resync();
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    }
+    if (informer != null) {
+      informer.metrics.resync();
     }
   }
 
@@ -172,40 +142,32 @@ public final class Fabric8Bridge {
    * A list finished and the cache drops what it did not list ({@code syncList}, {@code retainAll}
    * before 7.x). Once the store has synced, every list is a relist; expired after a 410 Gone.
    */
-  public static void listSynced(Object store, boolean synced) {
-    try {
-      if (!synced || !Fabric8Instrumentation.SWITCH.on()) {
-        return;
-      }
-      Fabric8Informer informer = INFORMER_OF_STORE.get(store);
-      if (informer == null && LateStart.attached()) {
-        informer = LateFabric8Informers.informerOfStore(store);
-      }
-      if (informer != null) {
-        boolean expired = informer.watchGone;
-        informer.watchGone = false;
-        informer.metrics.relist(expired ? RelistReason.EXPIRED : RelistReason.ERROR);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void listSynced(Object store, boolean synced) throws ReflectiveOperationException {
+    if (!synced || !Fabric8Instrumentation.SWITCH.on()) {
+      return;
+    }
+    Fabric8Informer informer = INFORMER_OF_STORE.get(store);
+    if (informer == null && LateStart.attached()) {
+      informer = LateFabric8Informers.informerOfStore(store);
+    }
+    if (informer != null) {
+      boolean expired = informer.watchGone;
+      informer.watchGone = false;
+      informer.metrics.relist(expired ? RelistReason.EXPIRED : RelistReason.ERROR);
     }
   }
 
   /** The reflector's watch closed with an error; {@code gone} for 410 Gone. */
-  public static void watchClosed(Object reflector, boolean gone) {
-    try {
-      if (!Fabric8Instrumentation.SWITCH.on()) {
-        return;
-      }
-      Fabric8Informer informer = INFORMER_OF_REFLECTOR.get(reflector);
-      if (informer == null && LateStart.attached()) {
-        informer = LateFabric8Informers.informerOfReflector(reflector);
-      }
-      if (informer != null) {
-        informer.watchGone = gone;
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void watchClosed(Object reflector, boolean gone) throws ReflectiveOperationException {
+    if (!Fabric8Instrumentation.SWITCH.on()) {
+      return;
+    }
+    Fabric8Informer informer = INFORMER_OF_REFLECTOR.get(reflector);
+    if (informer == null && LateStart.attached()) {
+      informer = LateFabric8Informers.informerOfReflector(reflector);
+    }
+    if (informer != null) {
+      informer.watchGone = gone;
     }
   }
 
@@ -213,41 +175,34 @@ public final class Fabric8Bridge {
 
   /**
    * {@code ProcessorListener.add(notification)}: the listener's handler is called inside. Returns what
-   * {@link #deliveryFinished} restores (the thread's previous listener), or {@link #NO_DELIVERY}.
+   * {@link #deliveryFinished} restores (the thread's previous listener), or null when it opened no
+   * delivery.
    */
-  public static Object deliveryStarting(Object listener, Object notification) {
-    try {
-      if (!Fabric8Instrumentation.SWITCH.on()) {
-        return NO_DELIVERY;
-      }
-      Fabric8Listener state = LISTENERS.get(listener);
-      if (state == null && LateStart.attached()) {
-        state = LateFabric8Informers.listenerMet(listener, notification);
-      }
-      if (state == null) {
-        return NO_DELIVERY;
-      }
-      state.notification = notification;
-      return ThreadContext.current().runListener(state);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-      return NO_DELIVERY;
+  public static Object deliveryStarting(Object listener, Object notification) throws ReflectiveOperationException {
+    if (!Fabric8Instrumentation.SWITCH.on()) {
+      return null;
     }
+    Fabric8Listener state = LISTENERS.get(listener);
+    if (state == null && LateStart.attached()) {
+      state = LateFabric8Informers.listenerMet(listener, notification);
+    }
+    if (state == null) {
+      return null;
+    }
+    state.notification = notification;
+    InformerListener previous = ThreadContext.current().runListener(state);
+    return previous != null ? previous : NO_LISTENER_BEFORE;
   }
 
   public static void deliveryFinished(Object previous) {
-    try {
-      if (previous == NO_DELIVERY) {
-        return;
-      }
-      ThreadContext context = ThreadContext.current();
-      if (context.listener() instanceof Fabric8Listener delivering) {
-        delivering.notification = null;
-      }
-      context.runListener((InformerListener) previous);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (previous == null) {
+      return;
     }
+    ThreadContext context = ThreadContext.current();
+    if (context.listener() instanceof Fabric8Listener delivering) {
+      delivering.notification = null;
+    }
+    context.runListener(previous == NO_LISTENER_BEFORE ? null : (InformerListener) previous);
   }
 
   /**
@@ -255,44 +210,33 @@ public final class Fabric8Bridge {
    * not the delivering listener's own handler being called by it (a delegate, a super call).
    */
   public static Object handlerCallStarting(Object handler, int type) {
-    try {
-      if (!Fabric8Instrumentation.SWITCH.on()) {
-        return null;
-      }
-      ThreadContext context = ThreadContext.current();
-      if (context.listener() instanceof Fabric8Listener state && state.callStarting(context, handler, TYPES[type])) {
-        return state;
-      }
-      return null;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!Fabric8Instrumentation.SWITCH.on()) {
       return null;
     }
+    ThreadContext context = ThreadContext.current();
+    if (context.listener() instanceof Fabric8Listener state && state.callStarting(context, handler, TYPES[type])) {
+      return state;
+    }
+    return null;
   }
 
   /**
-   * Classifies an update. fabric8 passes one instance as old and new only in a periodic resync; an
+   * An update handler method starts: {@link #handlerCallStarting} and the update's cause. fabric8 passes one instance as old and new only in a periodic resync; an
    * update made while a relist replaced the cache is a relist's; any other is a watch event's.
    */
-  public static void updateSeen(Object call, boolean sameInstance, String oldVersion, String newVersion) {
-    try {
-      if (!Fabric8Instrumentation.SWITCH.on()) {
-        return;
-      }
-      Fabric8Listener state = (Fabric8Listener) call;
-      boolean relist = !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
-      state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
+    Object call = handlerCallStarting(handler, 1);
+    if (call == null) {
+      return null;
     }
+    Fabric8Listener state = (Fabric8Listener) call;
+    boolean relist = !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
+    state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
+    return call;
   }
 
   /** The handler method returned or threw. Not gated: a call opened while on is always closed. */
   public static void handlerCallFinished(Object call) {
-    try {
-      ((Fabric8Listener) call).callFinished(!Fabric8Instrumentation.SWITCH.isOff());
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
+    ((Fabric8Listener) call).callFinished(!Fabric8Instrumentation.SWITCH.isOff());
   }
 }

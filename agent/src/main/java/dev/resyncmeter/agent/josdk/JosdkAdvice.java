@@ -155,7 +155,7 @@ final class JosdkAdvice {
   /** {@code Controller.reconcile(resource, context)}: JOSDK's call of the reconciler. */
   static final class Reconcile {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static long enter(@Advice.This Object controller, @Advice.Argument(0) Object resource) {
+    static long enter(@Advice.This Object controller, @Advice.Argument(0) Object resource) throws ReflectiveOperationException {
       return JosdkBridge.reconcileStarting(((Controller<?>) controller).getConfiguration().getName(), resource);
     }
 

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.josdk;
 
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.Fields;
@@ -28,8 +27,11 @@ public final class JosdkBridge {
   static final String COMPONENT = "josdk-reconciler";
   private static final String CONTROLLER_EVENT_SOURCE = JosdkInstrumentation.PACKAGE + "event.source.controller.ControllerEventSource";
 
-  /** What an enter advice returns when it did not open its scope. */
-  static final Object NOT_OPENED = new Object();
+  /**
+   * What an enter advice returns when its scope had nothing to restore. It returns null when it opened
+   * no scope: as advice whose call failed does.
+   */
+  private static final Object NOTHING_BEFORE = new Object();
 
   /** The merged trigger of the events marked on each resource's state since its last submission. */
   private static final IdentityWeakMap<Trigger> PENDING = new IdentityWeakMap<>();
@@ -39,6 +41,14 @@ public final class JosdkBridge {
   private static final IdentityWeakMap<Trigger> TIMER_REASONS = new IdentityWeakMap<>();
 
   private JosdkBridge() {}
+
+  private static Object opened(Trigger previous) {
+    return previous != null ? previous : NOTHING_BEFORE;
+  }
+
+  private static Trigger restored(Object previous) {
+    return previous == NOTHING_BEFORE ? null : (Trigger) previous;
+  }
 
   /**
    * The trigger of what the agent did not see made: after an attach, a timer set or an event marked
@@ -50,13 +60,9 @@ public final class JosdkBridge {
 
   /** JOSDK made the event source that handles its controller's primary resources. */
   public static void controllerEventSourceCreated(Object eventSource, String controllerName) {
-    try {
-      if (JosdkInstrumentation.SWITCH.on() && controllerName != null) {
-        // Every event that passes its filters goes to the EventProcessor, where the agent sees it.
-        Fabric8Handlers.named(eventSource, controllerName, true);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (JosdkInstrumentation.SWITCH.on() && controllerName != null) {
+      // Every event that passes its filters goes to the EventProcessor, where the agent sees it.
+      Fabric8Handlers.named(eventSource, controllerName, true);
     }
   }
 
@@ -87,114 +93,79 @@ public final class JosdkBridge {
    * takes the reason it was scheduled for; any other is {@code other}.
    */
   public static Object eventHandling(boolean resourceEvent) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return NOT_OPENED;
-      }
-      ThreadContext context = ThreadContext.current();
-      JosdkThread thread = JosdkThread.of(context);
-      Trigger previous = thread.event;
-      Trigger trigger = HandlerCallTracker.currentTrigger(context);
-      if (trigger != null) {
-        // The handler handed its notification on: for its no-op outcome, it was enqueued.
-        HandlerCallTracker.queueAdded(context);
-      } else if (resourceEvent || thread.propagating) {
-        trigger = Trigger.CHANGE;
-      } else {
-        trigger = thread.firing != null ? thread.firing : Trigger.OTHER;
-      }
-      thread.event = trigger;
-      return previous;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-      return NOT_OPENED;
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return null;
     }
+    ThreadContext context = ThreadContext.current();
+    JosdkThread thread = JosdkThread.of(context);
+    Trigger previous = thread.event;
+    Trigger trigger = HandlerCallTracker.currentTrigger(context);
+    if (trigger != null) {
+      // The handler handed its notification on: for its no-op outcome, it was enqueued.
+      HandlerCallTracker.queueAdded(context);
+    } else if (resourceEvent || thread.propagating) {
+      trigger = Trigger.CHANGE;
+    } else {
+      trigger = thread.firing != null ? thread.firing : Trigger.OTHER;
+    }
+    thread.event = trigger;
+    return opened(previous);
   }
 
   /** {@code InformerEventSource.propagateEvent} starts or ends: its events are a secondary resource's change. */
   public static void propagating(boolean propagating) {
-    try {
-      if (JosdkInstrumentation.SWITCH.on() || !propagating) {
-        JosdkThread.of(ThreadContext.current()).propagating = propagating;
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (JosdkInstrumentation.SWITCH.on() || !propagating) {
+      JosdkThread.of(ThreadContext.current()).propagating = propagating;
     }
   }
 
   public static void eventHandled(Object previous) {
-    try {
-      if (previous != NOT_OPENED) {
-        JosdkThread.of(ThreadContext.current()).event = (Trigger) previous;
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (previous != null) {
+      JosdkThread.of(ThreadContext.current()).event = restored(previous);
     }
   }
 
   /** A reschedule, retry or delay is being scheduled for {@code reason}; returns what to restore. */
   public static Object schedulingStarting(Trigger reason) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return NOT_OPENED;
-      }
-      JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      Trigger previous = thread.scheduling;
-      thread.scheduling = reason;
-      return previous;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-      return NOT_OPENED;
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return null;
     }
+    JosdkThread thread = JosdkThread.of(ThreadContext.current());
+    Trigger previous = thread.scheduling;
+    thread.scheduling = reason;
+    return opened(previous);
   }
 
   public static void schedulingFinished(Object previous) {
-    try {
-      if (previous != NOT_OPENED) {
-        JosdkThread.of(ThreadContext.current()).scheduling = (Trigger) previous;
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (previous != null) {
+      JosdkThread.of(ThreadContext.current()).scheduling = restored(previous);
     }
   }
 
   /** A timer task was made: it will fire for the reason being scheduled now ({@code other} if none). */
   public static void timerTaskCreated(Object task) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return;
-      }
-      Trigger reason = JosdkThread.of(ThreadContext.current()).scheduling;
-      TIMER_REASONS.put(task, reason != null ? reason : Trigger.OTHER);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return;
     }
+    Trigger reason = JosdkThread.of(ThreadContext.current()).scheduling;
+    TIMER_REASONS.put(task, reason != null ? reason : Trigger.OTHER);
   }
 
   /** A timer task runs (on the timer's thread, or inline for an instant reschedule). */
   public static Object timerFiring(Object task) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return NOT_OPENED;
-      }
-      JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      Trigger previous = thread.firing;
-      Trigger reason = TIMER_REASONS.remove(task);
-      thread.firing = reason != null ? reason : unseen();
-      return previous;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-      return NOT_OPENED;
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return null;
     }
+    JosdkThread thread = JosdkThread.of(ThreadContext.current());
+    Trigger previous = thread.firing;
+    Trigger reason = TIMER_REASONS.remove(task);
+    thread.firing = reason != null ? reason : unseen();
+    return opened(previous);
   }
 
   public static void timerFired(Object previous) {
-    try {
-      if (previous != NOT_OPENED) {
-        JosdkThread.of(ThreadContext.current()).firing = (Trigger) previous;
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (previous != null) {
+      JosdkThread.of(ThreadContext.current()).firing = restored(previous);
     }
   }
 
@@ -205,77 +176,57 @@ public final class JosdkBridge {
    * is the event being handled, or a failed reconcile marking itself for its retry.
    */
   public static void eventMarked(Object resourceState) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return;
-      }
-      JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      Trigger trigger = thread.event != null ? thread.event : thread.scheduling != null ? thread.scheduling : Trigger.OTHER;
-      PENDING.put(resourceState, Trigger.merge(PENDING.get(resourceState), trigger));
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return;
     }
+    JosdkThread thread = JosdkThread.of(ThreadContext.current());
+    Trigger trigger = thread.event != null ? thread.event : thread.scheduling != null ? thread.scheduling : Trigger.OTHER;
+    PENDING.put(resourceState, Trigger.merge(PENDING.get(resourceState), trigger));
   }
 
   /** {@code ResourceState.unMarkEventReceived}: a reconcile is submitted for the events marked. */
   public static void eventsTaken(Object resourceState) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return;
-      }
-      Trigger taken = PENDING.remove(resourceState);
-      JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      thread.taken = taken != null ? taken : unseen();
-      thread.takenFrom = resourceState;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return;
     }
+    Trigger taken = PENDING.remove(resourceState);
+    JosdkThread thread = JosdkThread.of(ThreadContext.current());
+    thread.taken = taken != null ? taken : unseen();
+    thread.takenFrom = resourceState;
   }
 
   /** The {@code ReconcilerExecutor} made right after the marks were taken carries their trigger. */
   public static void reconcileSubmitted(Object executor) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return;
-      }
-      JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      SUBMITTED.put(executor, new JosdkThread.Submission(thread.taken != null ? thread.taken : Trigger.OTHER, thread.takenFrom));
-      thread.taken = null;
-      thread.takenFrom = null;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return;
     }
+    JosdkThread thread = JosdkThread.of(ThreadContext.current());
+    SUBMITTED.put(executor, new JosdkThread.Submission(thread.taken != null ? thread.taken : Trigger.OTHER, thread.takenFrom));
+    thread.taken = null;
+    thread.takenFrom = null;
   }
 
   // ---- where reconciles run --------------------------------------------------------------------
 
   /** {@code ReconcilerExecutor.run()} starts on a reconciler thread. */
   public static void executionStarting(Object executor) {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return;
-      }
-      JosdkThread thread = JosdkThread.of(ThreadContext.current());
-      thread.running = SUBMITTED.remove(executor);
-      if (thread.running == null && LateStart.attached()) {
-        // submitted before the attach
-        thread.running = new JosdkThread.Submission(Trigger.UNKNOWN, null);
-      }
-      thread.ran = false;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return;
     }
+    JosdkThread thread = JosdkThread.of(ThreadContext.current());
+    thread.running = SUBMITTED.remove(executor);
+    if (thread.running == null && LateStart.attached()) {
+      // submitted before the attach
+      thread.running = new JosdkThread.Submission(Trigger.UNKNOWN, null);
+    }
+    thread.ran = false;
   }
 
   /** {@code Controller.cleanup} runs: the execution did its work, though it is no reconcile. */
   public static void cleanupRunning() {
-    try {
-      JosdkThread thread = JosdkThread.ifAny(ThreadContext.current());
-      if (thread != null) {
-        thread.ran = true;
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    JosdkThread thread = JosdkThread.ifAny(ThreadContext.current());
+    if (thread != null) {
+      thread.ran = true;
     }
   }
 
@@ -285,38 +236,30 @@ public final class JosdkBridge {
    * passes its trigger on to the next one: that reconcile does the work the events asked for.
    */
   public static void executionEnding() {
-    try {
-      if (!JosdkInstrumentation.SWITCH.on()) {
-        return;
-      }
-      JosdkThread thread = JosdkThread.ifAny(ThreadContext.current());
-      if (thread == null) {
-        return;
-      }
-      JosdkThread.Submission running = thread.running;
-      if (running != null && !thread.ran && running.resourceState() != null) {
-        PENDING.put(running.resourceState(), Trigger.merge(PENDING.get(running.resourceState()), running.trigger()));
-      }
-      thread.ran = true;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!JosdkInstrumentation.SWITCH.on()) {
+      return;
     }
+    JosdkThread thread = JosdkThread.ifAny(ThreadContext.current());
+    if (thread == null) {
+      return;
+    }
+    JosdkThread.Submission running = thread.running;
+    if (running != null && !thread.ran && running.resourceState() != null) {
+      PENDING.put(running.resourceState(), Trigger.merge(PENDING.get(running.resourceState()), running.trigger()));
+    }
+    thread.ran = true;
   }
 
   public static void executionFinished() {
-    try {
-      ThreadContext context = ThreadContext.current();
-      context.reconcileOver();
-      JosdkThread thread = JosdkThread.ifAny(context);
-      if (thread != null) {
-        thread.running = null;
-        if (thread.reconciled != null) {
-          thread.reconciled.reconcileEffect(thread.reconciledTrigger, context.takeReconcileEffect());
-          thread.reconciled = null;
-        }
+    ThreadContext context = ThreadContext.current();
+    context.reconcileOver();
+    JosdkThread thread = JosdkThread.ifAny(context);
+    if (thread != null) {
+      thread.running = null;
+      if (thread.reconciled != null) {
+        thread.reconciled.reconcileEffect(thread.reconciledTrigger, context.takeReconcileEffect());
+        thread.reconciled = null;
       }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
     }
   }
 
@@ -327,23 +270,18 @@ public final class JosdkBridge {
    * resource) is the version before of a write whose own is not known: JOSDK's JSON patch of the
    * status is computed against a copy whose version it cleared.
    */
-  public static long reconcileStarting(String controllerName, Object resource) {
-    try {
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (!JosdkInstrumentation.SWITCH.on() || metrics == null || controllerName == null) {
-        return 0;
-      }
-      ThreadContext context = ThreadContext.current();
-      JosdkThread thread = JosdkThread.ifAny(context);
-      JosdkThread.Submission running = thread != null ? thread.running : null;
-      context.reconcileBegan(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
-      // read now: JOSDK clears the resource's version while it patches its status
-      context.reconcileHandedVersion(ResourceVersions.of(resource));
-      return System.nanoTime();
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static long reconcileStarting(String controllerName, Object resource) throws ReflectiveOperationException {
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (!JosdkInstrumentation.SWITCH.on() || metrics == null || controllerName == null) {
       return 0;
     }
+    ThreadContext context = ThreadContext.current();
+    JosdkThread thread = JosdkThread.ifAny(context);
+    JosdkThread.Submission running = thread != null ? thread.running : null;
+    context.reconcileBegan(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
+    // read now: JOSDK clears the resource's version while it patches its status
+    context.reconcileHandedVersion(ResourceVersions.of(resource));
+    return System.nanoTime();
   }
 
   /**
@@ -352,36 +290,32 @@ public final class JosdkBridge {
    * (application code calling it) the trigger is {@code other}.
    */
   public static void reconcileFinished(long startedAt, boolean rescheduled, Throwable thrown) {
-    try {
-      if (startedAt == 0 || !JosdkInstrumentation.SWITCH.on()) {
-        return;
-      }
-      long took = System.nanoTime() - startedAt;
-      ThreadContext context = ThreadContext.current();
-      ControllerMetrics controller = context.reconcilingController();
-      Trigger trigger = context.reconcilingTrigger();
-      JosdkThread thread = JosdkThread.ifAny(context);
-      JosdkThread execution = thread != null && thread.running != null ? thread : null;
-      if (execution == null) {
-        context.reconcileOver(); // application code called it: no execution of JOSDK's follows
-      }
-      if (controller == null || trigger == null) {
-        return;
-      }
-      if (execution != null) {
-        execution.ran = true;
-      }
-      ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      controller.reconciled(trigger, result, took);
-      if (execution != null) {
-        // its effect is known when the execution ends, after JOSDK's own writes for it
-        execution.reconciled = controller;
-        execution.reconciledTrigger = trigger;
-      } else {
-        controller.reconcileEffect(trigger, context.takeReconcileEffect());
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (startedAt == 0 || !JosdkInstrumentation.SWITCH.on()) {
+      return;
+    }
+    long took = System.nanoTime() - startedAt;
+    ThreadContext context = ThreadContext.current();
+    ControllerMetrics controller = context.reconcilingController();
+    Trigger trigger = context.reconcilingTrigger();
+    JosdkThread thread = JosdkThread.ifAny(context);
+    JosdkThread execution = thread != null && thread.running != null ? thread : null;
+    if (execution == null) {
+      context.reconcileOver(); // application code called it: no execution of JOSDK's follows
+    }
+    if (controller == null || trigger == null) {
+      return;
+    }
+    if (execution != null) {
+      execution.ran = true;
+    }
+    ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+    controller.reconciled(trigger, result, took);
+    if (execution != null) {
+      // its effect is known when the execution ends, after JOSDK's own writes for it
+      execution.reconciled = controller;
+      execution.reconciledTrigger = trigger;
+    } else {
+      controller.reconcileEffect(trigger, context.takeReconcileEffect());
     }
   }
 }

@@ -23,17 +23,17 @@ class JosdkBridgeTest {
   private ResyncMetrics metrics;
 
   @BeforeEach
-  void install() {
+  void install() throws Exception {
     metrics = TestCollector.install();
   }
 
   @AfterEach
-  void uninstall() {
+  void uninstall() throws Exception {
     TestCollector.uninstall();
   }
 
   @Test
-  void anEventFromAnInformerHandlersCallIsAChangeAndCountsAsEnqueuedForTheHandler() {
+  void anEventFromAnInformerHandlersCallIsAChangeAndCountsAsEnqueuedForTheHandler() throws Exception {
     Object state = new Object();
     ThreadContext context = ThreadContext.current();
     HandlerCallTracker.begin(context);
@@ -46,7 +46,7 @@ class JosdkBridgeTest {
   }
 
   @Test
-  void aPrimaryOrSecondaryResourcesEventIsAChangeEvenWithoutAHandlerCall() {
+  void aPrimaryOrSecondaryResourcesEventIsAChangeEvenWithoutAHandlerCall() throws Exception {
     reconcile(handleEvent(new Object(), true), false, null);
     JosdkBridge.propagating(true);
     Object secondary = handleEvent(new Object(), false);
@@ -57,7 +57,7 @@ class JosdkBridgeTest {
   }
 
   @Test
-  void aTimerFiresWithTheReasonItWasScheduledFor() {
+  void aTimerFiresWithTheReasonItWasScheduledFor() throws Exception {
     Object periodic = scheduleTimer(Trigger.PERIODIC);
     Object rescheduled = scheduleTimer(Trigger.REQUEUE);
     Object byTheApplication = scheduleTimer(null);
@@ -71,7 +71,7 @@ class JosdkBridgeTest {
   }
 
   @Test
-  void eventsThatArriveWhileAReconcileRunsMergeIntoTheNextOneStrongestFirst() {
+  void eventsThatArriveWhileAReconcileRunsMergeIntoTheNextOneStrongestFirst() throws Exception {
     Object state = new Object();
     Object first = handleEvent(state, true);
     JosdkBridge.executionStarting(first);
@@ -88,7 +88,7 @@ class JosdkBridgeTest {
   }
 
   @Test
-  void aRetryWaitsAsARequeueAndAnEventAfterTheSubmissionStartsAFreshSet() {
+  void aRetryWaitsAsARequeueAndAnEventAfterTheSubmissionStartsAFreshSet() throws Exception {
     Object state = new Object();
     Object failing = handleEvent(state, true);
     JosdkBridge.executionStarting(failing);
@@ -109,7 +109,7 @@ class JosdkBridgeTest {
   }
 
   @Test
-  void anExecutionThatCallsNoReconcilerPassesItsTriggerOn() {
+  void anExecutionThatCallsNoReconcilerPassesItsTriggerOn() throws Exception {
     // JOSDK's first execution of a resource with a Cleaner only adds its finalizer, then reschedules at once
     Object state = new Object();
     Object addsFinalizer = handleEvent(state, true);
@@ -130,7 +130,7 @@ class JosdkBridgeTest {
   // ---- JOSDK's calls, in its order --------------------------------------------------------------
 
   /** EventProcessor.handleEvent: marks the resource's state and submits a reconcile at once. */
-  private static Object handleEvent(Object state, boolean resourceEvent) {
+  private static Object handleEvent(Object state, boolean resourceEvent) throws Exception {
     Object previous = JosdkBridge.eventHandling(resourceEvent);
     JosdkBridge.eventMarked(state);
     Object executor = submit(state);
@@ -139,7 +139,7 @@ class JosdkBridgeTest {
   }
 
   /** An event of a timer task that only marks the state (its resource's reconcile is running). */
-  private static void markOnly(Object task, Object state) {
+  private static void markOnly(Object task, Object state) throws Exception {
     Object firing = task == null ? null : JosdkBridge.timerFiring(task);
     Object previous = JosdkBridge.eventHandling(task == null);
     JosdkBridge.eventMarked(state);
@@ -149,14 +149,14 @@ class JosdkBridgeTest {
     }
   }
 
-  private static Object submit(Object state) {
+  private static Object submit(Object state) throws Exception {
     JosdkBridge.eventsTaken(state);
     Object executor = new Object();
     JosdkBridge.reconcileSubmitted(executor);
     return executor;
   }
 
-  private static Object scheduleTimer(Trigger reason) {
+  private static Object scheduleTimer(Trigger reason) throws Exception {
     Object previous = reason == null ? null : JosdkBridge.schedulingStarting(reason);
     Object task = new Object();
     JosdkBridge.timerTaskCreated(task);
@@ -166,7 +166,7 @@ class JosdkBridgeTest {
     return task;
   }
 
-  private static Object fire(Object task, Object state) {
+  private static Object fire(Object task, Object state) throws Exception {
     Object previous = JosdkBridge.timerFiring(task);
     Object executor = handleEvent(state, false);
     JosdkBridge.timerFired(previous);
@@ -174,12 +174,12 @@ class JosdkBridgeTest {
   }
 
   /** ReconcilerExecutor.run: Controller.reconcile, then eventProcessingFinished. */
-  private static void reconcile(Object executor, boolean rescheduled, Throwable thrown) {
+  private static void reconcile(Object executor, boolean rescheduled, Throwable thrown) throws Exception {
     JosdkBridge.executionStarting(executor);
     finishReconcile(rescheduled, thrown);
   }
 
-  private static void finishReconcile(boolean rescheduled, Throwable thrown) {
+  private static void finishReconcile(boolean rescheduled, Throwable thrown) throws Exception {
     long startedAt = JosdkBridge.reconcileStarting("op", null);
     JosdkBridge.reconcileFinished(startedAt, rescheduled, thrown);
     JosdkBridge.executionEnding();

@@ -28,7 +28,8 @@ final class ControllerAdvice {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(
         @Advice.Argument(0) String name,
-        @Advice.Argument(value = 1, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object reconciler) {
+        @Advice.Argument(value = 1, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object reconciler)
+        throws ReflectiveOperationException {
       reconciler = ControllerBridge.timedReconciler(reconciler, name, Reconciler.class);
     }
   }

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.agent.LateStart;
@@ -19,54 +18,38 @@ public final class ControllerBridge {
   private ControllerBridge() {}
 
   public static void watchHandlerCreated(Object handler, Object workQueue) {
-    try {
-      if (!ControllerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      HandlerNames.controllerWatchHandler(handler, workQueue);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!ControllerInstrumentation.SWITCH.on()) {
+      return;
     }
+    HandlerNames.controllerWatchHandler(handler, workQueue);
   }
 
   /** Puts a timing stand-in in front of the reconciler a controller is being built with. */
-  public static Object timedReconciler(Object reconciler, String name, Class<?> reconcilerInterface) {
-    try {
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (!ControllerInstrumentation.SWITCH.on() || metrics == null) {
-        return reconciler;
-      }
-      return TimedReconciler.wrap(reconciler, metrics.controller(name), reconcilerInterface);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static Object timedReconciler(Object reconciler, String name, Class<?> reconcilerInterface)
+      throws ReflectiveOperationException {
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (!ControllerInstrumentation.SWITCH.on() || metrics == null) {
       return reconciler;
     }
+    return TimedReconciler.wrap(reconciler, metrics.controller(name), reconcilerInterface);
   }
 
   /** A {@code Result(requeue)} was made; one made by the controller's worker loop means the reconcile threw. */
   public static void resultMade(boolean requeue) {
-    try {
-      if (!requeue || !LateStart.attached() || !ControllerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      if (STACK.walk(frames -> frames.limit(4).anyMatch(f -> f.getMethodName().equals("worker") && f.getClassName().equals(DEFAULT_CONTROLLER)))) {
-        ThreadContext.current().heldReconcileThrew();
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!requeue || !LateStart.attached() || !ControllerInstrumentation.SWITCH.on()) {
+      return;
+    }
+    if (STACK.walk(frames -> frames.limit(4).anyMatch(f -> f.getMethodName().equals("worker") && f.getClassName().equals(DEFAULT_CONTROLLER)))) {
+      ThreadContext.current().heldReconcileThrew();
     }
   }
 
   public static void controllerBuilt(String name, Object workQueue) {
-    try {
-      if (!ControllerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      HandlerNames.controllerBuilt(name, workQueue);
-      WorkQueues.controllerOwns(workQueue, name);
-      InformerBridge.resolvePendingHandlers();
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!ControllerInstrumentation.SWITCH.on()) {
+      return;
     }
+    HandlerNames.controllerBuilt(name, workQueue);
+    WorkQueues.controllerOwns(workQueue, name);
+    InformerBridge.resolvePendingHandlers();
   }
 }

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ThreadContext;
@@ -23,28 +22,20 @@ public final class ReconcileTimer {
    * requests sent on this thread count under it, with the trigger of the item the worker holds.
    */
   public long started(ThreadContext context) {
-    try {
-      context.reconcileBegan(metrics, context.heldTrigger());
-    } catch (Throwable t) {
-      AgentFaults.record(ControllerBridge.COMPONENT, t);
-    }
+    context.reconcileBegan(metrics, context.heldTrigger());
     return context.reconcileStarted();
   }
 
   /** A reconcile on the thread of {@code context} that started at {@code start} (nanoTime) returned or threw. */
   public void finished(ThreadContext context, long start, boolean requeue, boolean threw) {
-    try {
-      context.reconcileOver();
-      long nanos = context.reconcileEnded() - start;
-      if (!ControllerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      Trigger trigger = context.heldTrigger();
-      metrics.reconciled(trigger, result, nanos);
-      metrics.reconcileEffect(trigger, context.takeReconcileEffect());
-    } catch (Throwable t) {
-      AgentFaults.record(ControllerBridge.COMPONENT, t);
+    context.reconcileOver();
+    long nanos = context.reconcileEnded() - start;
+    if (start == 0 || !ControllerInstrumentation.SWITCH.on()) {
+      return; // 0: its start failed, and counts nothing rather than something wrong
     }
+    ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+    Trigger trigger = context.heldTrigger();
+    metrics.reconciled(trigger, result, nanos);
+    metrics.reconcileEffect(trigger, context.takeReconcileEffect());
   }
 }

@@ -1,5 +1,7 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
+import dev.resyncmeter.agent.LayoutCheckedAdvice;
+
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -43,7 +45,7 @@ final class TimedReconciler {
               .method(isAbstract().or(named("toString").and(takesArguments(0))).or(named("hashCode").and(takesArguments(0))).or(named("equals").and(takesArguments(1))))
               .intercept(forward)
               .method(named("reconcile").and(takesArguments(1)).and(isAbstract()))
-              .intercept(Advice.to(TimedReconcile.class).wrap(forward))
+              .intercept(Advice.to(TimedReconcile.class).withExceptionHandler(LayoutCheckedAdvice.faultsTo(ControllerBridge.COMPONENT)).wrap(forward))
               .make()
               .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
               .getLoaded();

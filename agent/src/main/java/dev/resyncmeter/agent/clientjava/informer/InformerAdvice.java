@@ -30,7 +30,7 @@ final class InformerAdvice {
     static void enter(
         @Advice.FieldValue("processor") Object processor,
         @Advice.FieldValue("controller") Object controller,
-        @Advice.FieldValue("resyncCheckPeriodMillis") long resyncCheckPeriodMillis) {
+        @Advice.FieldValue("resyncCheckPeriodMillis") long resyncCheckPeriodMillis) throws ReflectiveOperationException {
       InformerBridge.deltasHandling(processor, controller, resyncCheckPeriodMillis);
     }
   }
@@ -54,12 +54,12 @@ final class InformerAdvice {
   /** {@code SharedProcessor.distribute(Notification, boolean isSync)}. */
   static final class Distribute {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.Argument(0) Object notification, @Advice.Argument(1) boolean isSync) {
+    static void enter(@Advice.Argument(0) Object notification, @Advice.Argument(1) boolean isSync) throws ReflectiveOperationException {
       InformerBridge.distributeStarting(notification, isSync);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.This Object processor, @Advice.Argument(0) Object notification, @Advice.Argument(1) boolean isSync) {
+    static void exit(@Advice.This Object processor, @Advice.Argument(0) Object notification, @Advice.Argument(1) boolean isSync) throws ReflectiveOperationException {
       InformerBridge.distributeFinished(processor, notification, isSync);
     }
   }
@@ -131,19 +131,16 @@ final class InformerAdvice {
   static final class HandlerUpdate {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static Object enter(@Advice.This Object handler, @Advice.Argument(0) Object oldObj, @Advice.Argument(1) Object newObj) {
-      Object call = InformerBridge.handlerCallStarting(handler, 1);
-      if (call != null) {
-        String oldVersion = null;
-        String newVersion = null;
-        if (oldObj instanceof KubernetesObject && ((KubernetesObject) oldObj).getMetadata() != null) {
-          oldVersion = ((KubernetesObject) oldObj).getMetadata().getResourceVersion();
-        }
-        if (newObj instanceof KubernetesObject && ((KubernetesObject) newObj).getMetadata() != null) {
-          newVersion = ((KubernetesObject) newObj).getMetadata().getResourceVersion();
-        }
-        InformerBridge.updateSeen(call, oldObj == newObj, oldVersion, newVersion);
+      // read before the call opens: a fault here then leaves no call open
+      String oldVersion = null;
+      String newVersion = null;
+      if (oldObj instanceof KubernetesObject && ((KubernetesObject) oldObj).getMetadata() != null) {
+        oldVersion = ((KubernetesObject) oldObj).getMetadata().getResourceVersion();
       }
-      return call;
+      if (newObj instanceof KubernetesObject && ((KubernetesObject) newObj).getMetadata() != null) {
+        newVersion = ((KubernetesObject) newObj).getMetadata().getResourceVersion();
+      }
+      return InformerBridge.updateCallStarting(handler, oldObj == newObj, oldVersion, newVersion);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

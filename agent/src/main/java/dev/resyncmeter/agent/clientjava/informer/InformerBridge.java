@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
@@ -36,66 +35,50 @@ public final class InformerBridge {
 
   /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
   public static void informerCreated(Class<?> apiType, long resyncPeriodMillis, Object deltaFifo, Object processor) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics == null) {
-        return;
-      }
-      String kind = KindNames.of(apiType);
-      InformerState informer = new InformerState(kind, resyncPeriodMillis, metrics.informer(kind));
-      INFORMER_OF_PROCESSOR.put(processor, informer);
-      INFORMER_OF_FIFO.put(deltaFifo, informer);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
     }
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics == null) {
+      return;
+    }
+    String kind = KindNames.of(apiType);
+    InformerState informer = new InformerState(kind, resyncPeriodMillis, metrics.informer(kind));
+    INFORMER_OF_PROCESSOR.put(processor, informer);
+    INFORMER_OF_FIFO.put(deltaFifo, informer);
   }
 
   /** A {@code ProcessorListener} was made for {@code handler}, with the period it will resync at. */
   public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      LISTENERS.put(listener, new ListenerState(handler, resyncPeriodMillis));
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
     }
+    LISTENERS.put(listener, new ListenerState(handler, resyncPeriodMillis));
   }
 
   /** The listener joined an informer's processor: now its kind is known. */
   public static void listenerAdded(Object processor, Object listener) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ListenerState state = LISTENERS.get(listener);
-      InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
-      if (state == null || informer == null) {
-        return;
-      }
-      state.informer = informer;
-      state.resolve();
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
     }
+    ListenerState state = LISTENERS.get(listener);
+    InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
+    if (state == null || informer == null) {
+      return;
+    }
+    state.informer = informer;
+    state.resolve();
   }
 
   /** A controller was built: the handlers of its watches now have their final label. */
   public static void resolvePendingHandlers() {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
+    }
+    for (ListenerState listener : LISTENERS.values()) {
+      if (!listener.resolved()) {
+        listener.resolve();
       }
-      for (ListenerState listener : LISTENERS.values()) {
-        if (!listener.resolved()) {
-          listener.resolve();
-        }
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
     }
   }
 
@@ -103,79 +86,59 @@ public final class InformerBridge {
    * {@code DefaultSharedIndexInformer.handleDeltas}, on the informer's thread, before it distributes
    * them. Only after an attach is there anything to do: an informer made before it is met here first.
    */
-  public static void deltasHandling(Object processor, Object controller, long resyncCheckPeriodMillis) {
-    try {
-      if (!LateStart.attached() || !InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      LateInformers.deltasHandling(processor, controller, resyncCheckPeriodMillis);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void deltasHandling(Object processor, Object controller, long resyncCheckPeriodMillis) throws ReflectiveOperationException {
+    if (!LateStart.attached() || !InformerInstrumentation.SWITCH.on()) {
+      return;
     }
+    LateInformers.deltasHandling(processor, controller, resyncCheckPeriodMillis);
   }
 
-  public static void distributeStarting(Object notification, boolean isSync) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ThreadContext.current().distributeStarted();
-      // Marked before any listener can take it: listener threads run as soon as it is queued.
-      if (isSync && NotificationFields.isUpdateOfDifferentInstances(notification)) {
-        RELIST_UPDATES.put(notification, Boolean.TRUE);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void distributeStarting(Object notification, boolean isSync) throws ReflectiveOperationException {
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
+    }
+    ThreadContext.current().distributeStarted();
+    // Marked before any listener can take it: listener threads run as soon as it is queued.
+    if (isSync && NotificationFields.isUpdateOfDifferentInstances(notification)) {
+      RELIST_UPDATES.put(notification, Boolean.TRUE);
     }
   }
 
   /** {@code ProcessorListener.add} during a distribute: one listener got the notification. */
   public static void notificationQueued() {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ThreadContext.current().distributedToListener();
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
     }
+    ThreadContext.current().distributedToListener();
   }
 
   /**
    * A relist notification that no listener took was lost: client-java sends sync notifications only
    * to the listeners whose resync was due at the last tick.
    */
-  public static void distributeFinished(Object processor, Object notification, boolean isSync) {
-    try {
-      int reached = ThreadContext.current().distributeFinished();
-      if (InformerInstrumentation.SWITCH.isOff()) {
-        return;
+  public static void distributeFinished(Object processor, Object notification, boolean isSync) throws ReflectiveOperationException {
+    int reached = ThreadContext.current().distributeFinished();
+    if (InformerInstrumentation.SWITCH.isOff()) {
+      return;
+    }
+    if (isSync && reached == 0 && NotificationFields.isRelistNotification(notification)) {
+      InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
+      if (informer != null) {
+        informer.metrics.relistNotificationLost();
       }
-      if (isSync && reached == 0 && NotificationFields.isRelistNotification(notification)) {
-        InformerState informer = INFORMER_OF_PROCESSOR.get(processor);
-        if (informer != null) {
-          informer.metrics.relistNotificationLost();
-        }
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
     }
   }
 
   /** {@code DeltaFIFO.resync()}: the timer found a listener due and replays the cache. */
   public static void resyncTick(Object deltaFifo) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      InformerState informer = INFORMER_OF_FIFO.get(deltaFifo);
-      if (informer != null) {
-        informer.metrics.resync();
-      } else if (LateStart.attached()) {
-        LateInformers.resyncOfUnknownFifo(deltaFifo);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
+    }
+    InformerState informer = INFORMER_OF_FIFO.get(deltaFifo);
+    if (informer != null) {
+      informer.metrics.resync();
+    } else if (LateStart.attached()) {
+      LateInformers.resyncOfUnknownFifo(deltaFifo);
     }
   }
 
@@ -184,39 +147,27 @@ public final class InformerBridge {
    * synced version; any later one is a relist, expired when the server said 410 Gone.
    */
   public static void listReplacing(Class<?> apiType, String lastSyncResourceVersion, boolean versionExpired) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics == null || lastSyncResourceVersion == null) {
-        return;
-      }
-      metrics.informer(KindNames.of(apiType)).relist(versionExpired ? RelistReason.EXPIRED : RelistReason.ERROR);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
     }
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics == null || lastSyncResourceVersion == null) {
+      return;
+    }
+    metrics.informer(KindNames.of(apiType)).relist(versionExpired ? RelistReason.EXPIRED : RelistReason.ERROR);
   }
 
   // ---- listener thread -------------------------------------------------------------------------
 
   public static void listenerThreadStarted(Object listener) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ThreadContext.current().runListener(LISTENERS.get(listener));
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
+      return;
     }
+    ThreadContext.current().runListener(LISTENERS.get(listener));
   }
 
   public static void listenerThreadStopped() {
-    try {
-      ThreadContext.current().runListener(null);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
+    ThreadContext.current().runListener(null);
   }
 
   /**
@@ -224,17 +175,13 @@ public final class InformerBridge {
    * a relist marks notifications, before it queues them: with none marked there is nothing to note.
    */
   public static void updateTaken(Object notification) {
-    try {
-      if (RELIST_UPDATES.isEmpty() || !InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      if (ThreadContext.current().listener() instanceof ListenerState listener) {
-        listener.currentNotification = notification;
-      } else if (LateStart.attached()) {
-        LateInformers.updateTakenOnUnknownThread(notification);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (RELIST_UPDATES.isEmpty() || !InformerInstrumentation.SWITCH.on()) {
+      return;
+    }
+    if (ThreadContext.current().listener() instanceof ListenerState listener) {
+      listener.currentNotification = notification;
+    } else if (LateStart.attached()) {
+      LateInformers.updateTakenOnUnknownThread(notification);
     }
   }
 
@@ -244,39 +191,32 @@ public final class InformerBridge {
    * application code calling a handler directly): those are not notifications.
    */
   public static Object handlerCallStarting(Object handler, int type) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return null;
-      }
-      ThreadContext context = ThreadContext.current();
-      ListenerState state;
-      if (context.listener() instanceof ListenerState running) {
-        state = running;
-      } else if (!LateStart.attached() || (state = LateInformers.listenerThreadFound(context, handler)) == null) {
-        return null;
-      }
-      return state.callStarting(context, handler, TYPES[type]) ? state : null;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!InformerInstrumentation.SWITCH.on()) {
       return null;
     }
+    ThreadContext context = ThreadContext.current();
+    ListenerState state;
+    if (context.listener() instanceof ListenerState running) {
+      state = running;
+    } else if (!LateStart.attached() || (state = LateInformers.listenerThreadFound(context, handler)) == null) {
+      return null;
+    }
+    return state.callStarting(context, handler, TYPES[type]) ? state : null;
   }
 
   /**
-   * Classifies an update call. Old and new are one instance only in a periodic resync (a watch event
+   * An update handler method starts: {@link #handlerCallStarting} and the update's cause. Old and new are one instance only in a periodic resync (a watch event
    * or a relist always brings a fresh copy), so such a call is a sync without asking distribute.
    */
-  public static void updateSeen(Object call, boolean sameInstance, String oldVersion, String newVersion) {
-    try {
-      if (!InformerInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ListenerState state = (ListenerState) call;
-      boolean relist = state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null;
-      state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
+    Object call = handlerCallStarting(handler, 1);
+    if (call == null) {
+      return null;
     }
+    ListenerState state = (ListenerState) call;
+    boolean relist = state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null;
+    state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
+    return call;
   }
 
   /**
@@ -284,12 +224,8 @@ public final class InformerBridge {
    * the start: a call opened while the unit was on is always closed, even if the unit went off since.
    */
   public static void handlerCallFinished(Object call) {
-    try {
-      ListenerState state = (ListenerState) call;
-      state.currentNotification = null;
-      state.callFinished(!InformerInstrumentation.SWITCH.isOff());
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
+    ListenerState state = (ListenerState) call;
+    state.currentNotification = null;
+    state.callFinished(!InformerInstrumentation.SWITCH.isOff());
   }
 }

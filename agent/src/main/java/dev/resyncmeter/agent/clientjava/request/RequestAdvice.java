@@ -19,7 +19,7 @@ final class RequestAdvice {
    */
   static final class BuildCall {
     @Advice.OnMethodExit(suppress = Throwable.class)
-    static void exit(@Advice.FieldValue("httpClient") Object httpClient, @Advice.Argument(2) String method, @Advice.Argument(5) Object body) {
+    static void exit(@Advice.FieldValue("httpClient") Object httpClient, @Advice.Argument(2) String method, @Advice.Argument(5) Object body) throws ReflectiveOperationException {
       RequestBridge.apiClientUses(httpClient);
       if (body != null && !"GET".equals(method)) {
         RequestBridge.writeBuilt(method, body);

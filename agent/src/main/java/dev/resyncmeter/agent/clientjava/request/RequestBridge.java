@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.clientjava.request;
 
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.ApiRequests;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
@@ -29,30 +28,21 @@ public final class RequestBridge {
   private RequestBridge() {}
 
   public static void apiClientUses(Object httpClient) {
-    try {
-      if (httpClient != null && lastFound.get() != httpClient && API_CLIENTS_HTTP.get(httpClient) == null && RequestInstrumentation.SWITCH.on()) {
-        API_CLIENTS_HTTP.put(httpClient, Boolean.TRUE);
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (httpClient != null && lastFound.get() != httpClient && API_CLIENTS_HTTP.get(httpClient) == null && RequestInstrumentation.SWITCH.on()) {
+      API_CLIENTS_HTTP.put(httpClient, Boolean.TRUE);
     }
   }
 
   /** Whether {@code httpClient} is an {@code ApiClient}'s. */
   public static boolean isApiClients(Object httpClient) {
-    try {
-      if (httpClient != null && lastFound.get() == httpClient) {
-        return true;
-      }
-      if (API_CLIENTS_HTTP.get(httpClient) == null) {
-        return false;
-      }
-      lastFound = new java.lang.ref.WeakReference<>(httpClient);
+    if (httpClient != null && lastFound.get() == httpClient) {
       return true;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    }
+    if (API_CLIENTS_HTTP.get(httpClient) == null) {
       return false;
     }
+    lastFound = new java.lang.ref.WeakReference<>(httpClient);
+    return true;
   }
 
   /** A request of an {@code ApiClient} to {@code url} is sent: the clock for {@link #finished}, 0 when not counted. */
@@ -64,20 +54,16 @@ public final class RequestBridge {
    * An update or patch is built on this thread with {@code body} (the object sent, or the patch):
    * the version it carries is the object's before the write, when a reconcile runs here.
    */
-  public static void writeBuilt(String method, Object body) {
-    try {
-      if (("PUT".equals(method) || "PATCH".equals(method)) && RequestInstrumentation.SWITCH.on()) {
-        ThreadContext context = ThreadContext.current();
-        if (!context.reconciling() && LateStart.attached()) {
-          // the first request of a reconcile that began before the attach: it starts here, before it is sent
-          LateControllers.requestOutsideReconcile(context);
-        }
-        if (context.reconciling()) {
-          context.writeBase(ResourceVersions.of(body));
-        }
+  public static void writeBuilt(String method, Object body) throws ReflectiveOperationException {
+    if (("PUT".equals(method) || "PATCH".equals(method)) && RequestInstrumentation.SWITCH.on()) {
+      ThreadContext context = ThreadContext.current();
+      if (!context.reconciling() && LateStart.attached()) {
+        // the first request of a reconcile that began before the attach: it starts here, before it is sent
+        LateControllers.requestOutsideReconcile(context);
       }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+      if (context.reconciling()) {
+        context.writeBase(ResourceVersions.of(body));
+      }
     }
   }
 
@@ -87,31 +73,23 @@ public final class RequestBridge {
    * its object; otherwise its effect is told here.
    */
   public static boolean writeAnswered(String method, int code) {
-    try {
-      if (RequestInstrumentation.SWITCH.isOff()) {
-        return false;
-      }
-      ThreadContext context = ThreadContext.current();
-      boolean updates = "PUT".equals(method) || "PATCH".equals(method);
-      if (updates && code >= 200 && code <= 299 && context.reconciling() && context.hasWriteBase()) {
-        return true;
-      }
-      context.writeAnswered(code, null, null);
-      context.takeWriteBase();
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (RequestInstrumentation.SWITCH.isOff()) {
+      return false;
     }
+    ThreadContext context = ThreadContext.current();
+    boolean updates = "PUT".equals(method) || "PATCH".equals(method);
+    if (updates && code >= 200 && code <= 299 && context.reconciling() && context.hasWriteBase()) {
+      return true;
+    }
+    context.writeAnswered(code, null, null);
+    context.takeWriteBase();
     return false;
   }
 
   /** The first bytes of the answer to an update or patch that {@link #writeAnswered} asked for. */
   public static void updateAnswered(int code, byte[] answer) {
-    try {
-      ThreadContext context = ThreadContext.current();
-      context.writeAnswered(code, context.takeWriteBase(), ResourceVersionJson.of(answer));
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
+    ThreadContext context = ThreadContext.current();
+    context.writeAnswered(code, context.takeWriteBase(), ResourceVersionJson.of(answer));
   }
 
   public static void finished(long sentAt, String host, int port, String method, int code) {

@@ -59,7 +59,7 @@ final class WorkQueueAdvice {
   /** {@code DefaultDelayingQueue.addAfter(item, delay)}. */
   static final class DelayedAdd {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
+    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) throws ReflectiveOperationException {
       return WorkQueueBridge.addCallStarted(queue, item, QueueTracker.AddKind.DELAYED);
     }
 
@@ -74,7 +74,7 @@ final class WorkQueueAdvice {
   /** {@code DefaultRateLimitingQueue.addRateLimited(item)}: a retry. */
   static final class RateLimitedAdd {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) {
+    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) throws ReflectiveOperationException {
       return WorkQueueBridge.addCallStarted(queue, item, QueueTracker.AddKind.RATE_LIMITED);
     }
 

@@ -1,7 +1,6 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
 import dev.resyncmeter.agent.ClassLabels;
-import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.Fields;
 import dev.resyncmeter.agent.LateStart;
@@ -37,16 +36,12 @@ public final class WorkQueueBridge {
 
   /** A queue was made; until a controller claims it, it is named after the class that made it. */
   public static void queueCreated(Object queue) {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
-      }
-      ResyncMetrics metrics = AgentMetrics.get();
-      if (metrics != null) {
-        WorkQueues.trackerOrMake(queue, () -> metrics.queue(creatorName()));
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!WorkQueueInstrumentation.SWITCH.on()) {
+      return;
+    }
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics != null) {
+      WorkQueues.trackerOrMake(queue, () -> metrics.queue(creatorName()));
     }
   }
 
@@ -95,37 +90,28 @@ public final class WorkQueueBridge {
   }
 
   /** {@code addRateLimited} or {@code addAfter} starts; returns the context to finish it with, or null. */
-  public static ThreadContext addCallStarted(Object queue, Object item, QueueTracker.AddKind kind) {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return null;
-      }
-      ThreadContext context = ThreadContext.current();
-      QueueTracker tracker = tracker(context, queue);
-      if (tracker == null) {
-        return null;
-      }
-      if (LateStart.attached() && !context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
-        // a worker requeueing the item it took unseen: it holds it, as a seen take would have said
-        synchronized (queue) {
-          tracker.takenUnseen(context, item, queued(queue));
-        }
-      }
-      HandlerCallTracker.queueAdded(context);
-      tracker.addCallStarted(context, item, kind);
-      return context;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static ThreadContext addCallStarted(Object queue, Object item, QueueTracker.AddKind kind) throws ReflectiveOperationException {
+    if (!WorkQueueInstrumentation.SWITCH.on()) {
       return null;
     }
+    ThreadContext context = ThreadContext.current();
+    QueueTracker tracker = tracker(context, queue);
+    if (tracker == null) {
+      return null;
+    }
+    if (LateStart.attached() && !context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
+      // a worker requeueing the item it took unseen: it holds it, as a seen take would have said
+      synchronized (queue) {
+        tracker.takenUnseen(context, item, queued(queue));
+      }
+    }
+    HandlerCallTracker.queueAdded(context);
+    tracker.addCallStarted(context, item, kind);
+    return context;
   }
 
   public static void addCallFinished(ThreadContext context) {
-    try {
-      QueueTracker.addCallFinished(context);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-    }
+    QueueTracker.addCallFinished(context);
   }
 
   /**
@@ -133,23 +119,18 @@ public final class WorkQueueBridge {
    * {@link #plainAddFinished}, or null when there is nothing to finish.
    */
   public static QueueTracker plainAddStarted(ThreadContext context, Object queue, Object item) {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return null;
-      }
-      HandlerCallTracker.queueAdded(context);
-      QueueTracker tracker = tracker(context, queue);
-      if (tracker != null) {
-        if (LateStart.attached() && LATE_DELAYING_THREAD.get()) {
-          QueueTracker.firesDelayedAdds(context);
-        }
-        tracker.addCallStarted(context, item, QueueTracker.AddKind.PLAIN);
-      }
-      return tracker;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!WorkQueueInstrumentation.SWITCH.on()) {
       return null;
     }
+    HandlerCallTracker.queueAdded(context);
+    QueueTracker tracker = tracker(context, queue);
+    if (tracker != null) {
+      if (LateStart.attached() && LATE_DELAYING_THREAD.get()) {
+        QueueTracker.firesDelayedAdds(context);
+      }
+      tracker.addCallStarted(context, item, QueueTracker.AddKind.PLAIN);
+    }
+    return tracker;
   }
 
   /** The plain add returned, still under the queue's lock: what it changed, from the queue's sizes. */
@@ -157,8 +138,6 @@ public final class WorkQueueBridge {
       ThreadContext context, QueueTracker tracker, Object item, boolean shuttingDown, boolean dirtyGrew, boolean queueGrew) {
     try {
       tracker.added(context, item, shuttingDown, dirtyGrew, queueGrew);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
     } finally {
       addCallFinished(context);
     }
@@ -166,23 +145,19 @@ public final class WorkQueueBridge {
 
   /** {@code get()} returned {@code item} to a worker, under the queue's lock; {@code queuedAfter} still wait. */
   public static void taken(Object queue, Object item, int queuedAfter) {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
+    if (!WorkQueueInstrumentation.SWITCH.on()) {
+      return;
+    }
+    ThreadContext context = ThreadContext.current();
+    QueueTracker tracker = tracker(context, queue);
+    if (tracker != null) {
+      if (LateStart.attached()) {
+        LateControllers.tookUnseen(queue); // seen taking: no longer a worker in an unseen get
       }
-      ThreadContext context = ThreadContext.current();
-      QueueTracker tracker = tracker(context, queue);
-      if (tracker != null) {
-        if (LateStart.attached()) {
-          LateControllers.tookUnseen(queue); // seen taking: no longer a worker in an unseen get
-        }
-        tracker.taken(context, item, queuedAfter);
-        if (LateStart.attached()) {
-          LateControllers.workTaken(queue, context);
-        }
+      tracker.taken(context, item, queuedAfter);
+      if (LateStart.attached()) {
+        LateControllers.workTaken(queue, context);
       }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
     }
   }
 
@@ -191,48 +166,41 @@ public final class WorkQueueBridge {
    * {@code queuedBefore}: the items that waited when it was called.
    */
   public static void done(Object queue, Object item, boolean requeued, int queuedBefore) {
+    ThreadContext context = ThreadContext.current();
+    QueueTracker tracker = tracker(context, queue);
+    if (tracker == null) {
+      return;
+    }
     try {
-      ThreadContext context = ThreadContext.current();
-      QueueTracker tracker = tracker(context, queue);
-      if (tracker != null) {
-        if (LateStart.attached()) {
-          if (!context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
-            tracker.takenUnseen(context, item, queuedBefore);
-          }
-          if (context.holds(tracker, item)) {
-            LateControllers.workDone(queue, context);
-          }
+      if (LateStart.attached()) {
+        if (!context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
+          tracker.takenUnseen(context, item, queuedBefore);
         }
-        tracker.done(context, item, requeued);
+        if (context.holds(tracker, item)) {
+          LateControllers.workDone(queue, context);
+        }
       }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    } finally {
+      // whatever failed above, the worker no longer holds the item
+      tracker.done(context, item, requeued);
     }
   }
 
   /** {@code shutDown()}: the queue's delaying thread fires nothing from now on. */
   public static void shutDown(Object queue) {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
-      }
-      QueueTracker tracker = WorkQueues.trackerOf(queue);
-      if (tracker != null) {
-        tracker.shutDown();
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!WorkQueueInstrumentation.SWITCH.on()) {
+      return;
+    }
+    QueueTracker tracker = WorkQueues.trackerOf(queue);
+    if (tracker != null) {
+      tracker.shutDown();
     }
   }
 
   public static void firesDelayedAdds() {
-    try {
-      if (!WorkQueueInstrumentation.SWITCH.on()) {
-        return;
-      }
-      QueueTracker.firesDelayedAdds(ThreadContext.current());
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (!WorkQueueInstrumentation.SWITCH.on()) {
+      return;
     }
+    QueueTracker.firesDelayedAdds(ThreadContext.current());
   }
 }

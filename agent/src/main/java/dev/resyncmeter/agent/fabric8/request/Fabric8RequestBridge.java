@@ -54,61 +54,43 @@ public final class Fabric8RequestBridge {
   private Fabric8RequestBridge() {}
 
   /** The resourceVersion {@code object} carries, or null. */
-  public static String versionOf(Object object) {
-    try {
-      return Fabric8RequestInstrumentation.SWITCH.on() ? ResourceVersions.of(object) : null;
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
-      return null;
-    }
+  public static String versionOf(Object object) throws ReflectiveOperationException {
+    return Fabric8RequestInstrumentation.SWITCH.on() ? ResourceVersions.of(object) : null;
   }
 
   /** A patch computed against {@code base} is about to be made on this thread. */
-  public static void patchStartsFrom(Object base) {
-    try {
-      ThreadContext context = ThreadContext.current();
-      if (context.reconciling()) {
-        context.writeBase(versionOf(base));
-      }
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void patchStartsFrom(Object base) throws ReflectiveOperationException {
+    ThreadContext context = ThreadContext.current();
+    if (context.reconciling()) {
+      context.writeBase(versionOf(base));
     }
   }
 
   /** The version the patch sent now starts from: the base told before, else {@code current}'s. */
-  public static String patchBase(Object current) {
-    try {
-      ThreadContext context = ThreadContext.current();
-      if (!context.reconciling()) {
-        return null;
-      }
-      return context.hasWriteBase() ? context.takeWriteBase() : versionOf(current);
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static String patchBase(Object current) throws ReflectiveOperationException {
+    ThreadContext context = ThreadContext.current();
+    if (!context.reconciling()) {
       return null;
     }
+    return context.hasWriteBase() ? context.takeWriteBase() : versionOf(current);
   }
 
   /**
    * A write on this thread that started from an object at {@code before} (null: not known) returned
    * {@code answer}, or failed with {@code thrown}: refused with a status, or with no answer at all.
    */
-  public static void writeAnswered(String before, Object answer, Throwable thrown) {
-    try {
-      ThreadContext context = ThreadContext.current();
-      if (!context.reconciling() || Fabric8RequestInstrumentation.SWITCH.isOff()) {
-        return;
-      }
-      if (thrown != null) {
-        Method code = STATUS_CODE.get(thrown.getClass());
-        context.writeAnswered(code == null ? RestClientMetrics.NO_RESPONSE : (Integer) code.invoke(thrown), null, null);
-        return;
-      }
-      // a returned answer is a success (2xx): fabric8 throws for any other status
-      context.writeAnswered(200, before, ResourceVersions.of(answer));
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+  public static void writeAnswered(String before, Object answer, Throwable thrown) throws ReflectiveOperationException {
+    ThreadContext context = ThreadContext.current();
+    if (!context.reconciling() || Fabric8RequestInstrumentation.SWITCH.isOff()) {
+      return;
     }
+    if (thrown != null) {
+      Method code = STATUS_CODE.get(thrown.getClass());
+      context.writeAnswered(code == null ? RestClientMetrics.NO_RESPONSE : (Integer) code.invoke(thrown), null, null);
+      return;
+    }
+    // a returned answer is a success (2xx): fabric8 throws for any other status
+    context.writeAnswered(200, before, ResourceVersions.of(answer));
   }
 
   public static long sending(String method, URI uri) {
@@ -116,18 +98,14 @@ public final class Fabric8RequestBridge {
   }
 
   public static void whenAnswered(long sentAt, String method, URI uri, Object future, Throwable thrown) {
-    try {
-      if (sentAt == 0) {
-        return;
-      }
-      if (thrown != null || !(future instanceof CompletableFuture)) {
-        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, uri.getHost(), port(uri), method, RestClientMetrics.NO_RESPONSE);
-        return;
-      }
-      ((CompletableFuture<?>) future).whenComplete(new Answered(sentAt, uri.getHost(), port(uri), method));
-    } catch (Throwable t) {
-      AgentFaults.record(COMPONENT, t);
+    if (sentAt == 0) {
+      return;
     }
+    if (thrown != null || !(future instanceof CompletableFuture)) {
+      ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, uri.getHost(), port(uri), method, RestClientMetrics.NO_RESPONSE);
+      return;
+    }
+    ((CompletableFuture<?>) future).whenComplete(new Answered(sentAt, uri.getHost(), port(uri), method));
   }
 
   /** The dependent stage: never throws, so the stage it makes completes normally and nobody sees it. */

@@ -15,12 +15,12 @@ final class Fabric8WriteAdvice {
   /** {@code handleUpdate(T updated, Class)}: a PUT of {@code updated}, which carries the version it replaces. */
   static final class Update {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static String enter(@Advice.Argument(0) Object updated) {
+    static String enter(@Advice.Argument(0) Object updated) throws ReflectiveOperationException {
       return Fabric8RequestBridge.versionOf(updated);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) {
+    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
       Fabric8RequestBridge.writeAnswered(before, answer, thrown);
     }
   }
@@ -31,7 +31,7 @@ final class Fabric8WriteAdvice {
    */
   static final class PatchOfObjects {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.Argument(1) Object current, @Advice.Argument(2) Object updated) {
+    static void enter(@Advice.Argument(1) Object current, @Advice.Argument(2) Object updated) throws ReflectiveOperationException {
       Fabric8RequestBridge.patchStartsFrom(current != null ? current : updated);
     }
   }
@@ -39,12 +39,12 @@ final class Fabric8WriteAdvice {
   /** {@code handlePatch(PatchContext, T current, String patch, Class)}: one PATCH request. */
   static final class PatchText {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static String enter(@Advice.Argument(1) Object current) {
+    static String enter(@Advice.Argument(1) Object current) throws ReflectiveOperationException {
       return Fabric8RequestBridge.patchBase(current);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) {
+    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
       Fabric8RequestBridge.writeAnswered(before, answer, thrown);
     }
   }
@@ -52,7 +52,7 @@ final class Fabric8WriteAdvice {
   /** {@code handleCreate} and {@code handleDelete}: a write that changes something unless it is refused. */
   static final class CreateOrDelete {
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Thrown Throwable thrown) {
+    static void exit(@Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
       if (thrown != null) {
         Fabric8RequestBridge.writeAnswered(null, null, thrown);
       }

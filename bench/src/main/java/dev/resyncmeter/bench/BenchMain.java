@@ -83,7 +83,7 @@ public final class BenchMain {
     boolean jfr = false;
     String only = null;
     String label = null;
-    Path agent = target.resolve("../../agent/target/resync-meter-agent.jar");
+    Path agent = target.resolve("resync-meter-agent.jar");
     Path resultsDir = target.resolve("../results");
     Path peerDir = target.resolve("peer-agents");
     for (int i = 0; i < args.length; i++) {

@@ -105,7 +105,7 @@ public final class PeerAgents {
   private static Path existing(Path path) {
     Path absolute = path.toAbsolutePath().normalize();
     if (!Files.isRegularFile(absolute)) {
-      throw new IllegalArgumentException(absolute + " is missing (the bench module's package phase copies the peer agents; the agent jar comes from agent/target or --agent)");
+      throw new IllegalArgumentException(absolute + " is missing (the bench module's package phase copies the peer agents and the agent jar into its target; --agent names another agent jar)");
     }
     return absolute;
   }

@@ -124,7 +124,7 @@ final class AgentProcess implements AutoCloseable {
   }
 
   static Path agentJar() {
-    return existing(System.getProperty("resyncmeter.agentJar", "../agent/target/resync-meter-agent.jar"));
+    return existing(System.getProperty("resyncmeter.agentJar", "target/resync-meter-agent.jar"));
   }
 
   static Path examplesJar() {

@@ -2,6 +2,8 @@ package dev.resyncmeter.bench;
 
 import dev.resyncmeter.bench.PeerAgents.Config;
 import dev.resyncmeter.bench.PeerAgents.Setup;
+import dev.resyncmeter.testkit.ForkedJvm;
+import dev.resyncmeter.testkit.Scrape;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,10 +68,10 @@ final class PipelineRuns {
     List<String> options = new ArrayList<>(JVM_OPTIONS);
     options.addAll(extraOptions);
     options.addAll(setup.options());
-    try (ForkedJvm jvm = ForkedJvm.startMain(options, ResyncPipeline.class, settings.args())) {
+    try (ForkedJvm jvm = ForkedJvm.startMain(options, ResyncPipeline.class, settings.args(), ForkedJvm.ANY_AGENT_VARIABLES)) {
       String url = setup.peerMetricsUrl();
       if (setup.config() == Config.RESYNC_METER) {
-        url = Scrape.resyncMeterUrl(jvm.awaitStderr(l -> Scrape.resyncMeterUrl(l) != null, Duration.ofSeconds(60)));
+        url = jvm.metricsUrl(Duration.ofSeconds(60));
       }
       jvm.awaitStdout("WAVES DONE"::equals, settings.bound());
       List<Wave> waves = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.resyncmeter.bench;
 
 import dev.resyncmeter.examples.apiserver.EmbeddedApiServer;
 import dev.resyncmeter.examples.controller.SampleController;
+import dev.resyncmeter.testkit.ForkedJvm;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -29,7 +30,7 @@ public final class StartupProbe {
   /** Wall time of {@code java <options> -version}, start to exit, in nanoseconds. */
   public static long javaVersionNanos(List<String> options) throws Exception {
     long start = System.nanoTime();
-    try (ForkedJvm jvm = ForkedJvm.start(options, List.of("-version"))) {
+    try (ForkedJvm jvm = ForkedJvm.startJava(options, List.of("-version"), ForkedJvm.ANY_AGENT_VARIABLES)) {
       int exit = jvm.waitFor(TIMEOUT);
       if (exit != 0) {
         throw new IllegalStateException("java -version exited " + exit + "\n" + jvm.transcript());
@@ -44,7 +45,7 @@ public final class StartupProbe {
    */
   public static long firstReconcileNanos(List<String> options) throws Exception {
     Instant start = Instant.now();
-    try (ForkedJvm jvm = ForkedJvm.startMain(options, StartupProbe.class, List.of())) {
+    try (ForkedJvm jvm = ForkedJvm.startMain(options, StartupProbe.class, List.of(), ForkedJvm.ANY_AGENT_VARIABLES)) {
       String line = jvm.awaitStdout(l -> l.startsWith(FIRST_RECONCILE), TIMEOUT);
       long micros = Long.parseLong(line.substring(FIRST_RECONCILE.length()).trim());
       int exit = jvm.waitFor(Duration.ofSeconds(60));

@@ -6,6 +6,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.resyncmeter.testkit.ForkedJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,9 +28,10 @@ class BenchSmokeIT {
     Path resultsDir = Path.of(System.getProperty("resyncmeter.smokeResultsDir")).toAbsolutePath();
 
     try (ForkedJvm bench =
-        ForkedJvm.start(
+        ForkedJvm.startJava(
             List.of("-Xmx512m"),
-            List.of("-jar", benchJar.toString(), "--smoke", "--agent", agentJar.toString(), "--results", resultsDir.toString(), "--label", "smoke"))) {
+            List.of("-jar", benchJar.toString(), "--smoke", "--agent", agentJar.toString(), "--results", resultsDir.toString(), "--label", "smoke"),
+            ForkedJvm.ANY_AGENT_VARIABLES)) {
       int exit = bench.waitFor(Duration.ofMinutes(6));
       assertThat(exit).as("exit code of the smoke run\n%s", bench.transcript()).isZero();
     }

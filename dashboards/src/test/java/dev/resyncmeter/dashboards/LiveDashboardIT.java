@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.resyncmeter.testkit.ForkedJvm;
+import dev.resyncmeter.testkit.Net;
+import dev.resyncmeter.testkit.Prometheus;
+import dev.resyncmeter.testkit.Tools;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,21 +58,21 @@ class LiveDashboardIT {
           new Library("fabric8", "fabric8", JOB + "-fabric8", ".*", "Fabric8Sample.EveryUpdateHandler"),
           new Library("JOSDK", "josdk", JOB + "-josdk", "configmap-operator", "configmap-operator"));
 
-  private static final List<Process> demos = new ArrayList<>();
-  private static Process prometheus;
+  private static final List<ForkedJvm> demos = new ArrayList<>();
+  private static Prometheus prometheus;
   private static Path workDir;
-  private static String api;
 
   @BeforeAll
   static void start() throws Exception {
-    Path prometheusBinary = Tools.require("prometheus");
+    Tools.prometheus();
     workDir = Files.createTempDirectory("resync-meter-prometheus");
     StringBuilder scrapeConfigs = new StringBuilder();
     for (Library library : LIBRARIES) {
-      int agentPort = freePort();
+      int agentPort = Net.freePort();
       demos.add(
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          ForkedJvm.start(
+              List.of(
+                  ForkedJvm.java().toString(),
                   "-javaagent:" + jar("resyncmeter.agentJar") + "=host=127.0.0.1,port=" + agentPort,
                   "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                   "-jar",
@@ -85,10 +83,9 @@ class LiveDashboardIT {
                   "--metrics-url",
                   "http://127.0.0.1:" + agentPort + "/metrics",
                   "--seconds",
-                  "150")
-              .redirectErrorStream(true)
-              .redirectOutput(workDir.resolve(library.demo() + ".log").toFile())
-              .start());
+                  "150"),
+              Map.of(),
+              ForkedJvm.AGENT_VARIABLES));
       scrapeConfigs.append(
           String.join(
               "\n",
@@ -97,7 +94,6 @@ class LiveDashboardIT {
               "      - targets: ['127.0.0.1:" + agentPort + "']",
               ""));
     }
-    int prometheusPort = freePort();
     Path config = workDir.resolve("prometheus.yml");
     Files.writeString(
         config,
@@ -110,24 +106,13 @@ class LiveDashboardIT {
             "  - " + Dashboards.RULES.toAbsolutePath(),
             "scrape_configs:",
             scrapeConfigs.toString()));
-    prometheus =
-        new ProcessBuilder(
-                prometheusBinary.toString(),
-                "--config.file=" + config,
-                "--storage.tsdb.path=" + workDir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + prometheusPort)
-            .redirectErrorStream(true)
-            .redirectOutput(workDir.resolve("prometheus.log").toFile())
-            .start();
-    api = "http://127.0.0.1:" + prometheusPort;
-    awaitReady();
+    prometheus = Prometheus.start(config);
     // Long enough for resync ticks (5 s), changes (3 s), two relists (20 s), a drift repaired by a resync
     // (every 10 s, client-java) and by the timer (every 5 s, JOSDK), and rates over 30 s.
     long until = System.nanoTime() + Duration.ofSeconds(50).toNanos();
     while (System.nanoTime() < until) {
-      for (int i = 0; i < demos.size(); i++) {
-        String log = LIBRARIES.get(i).demo() + ".log";
-        assertThat(demos.get(i).isAlive()).as("the demo runs\n" + log(log)).isTrue();
+      for (ForkedJvm demo : demos) {
+        assertThat(demo.isAlive()).as("the demo runs\n" + demo.transcript()).isTrue();
       }
       Thread.sleep(1_000);
     }
@@ -135,15 +120,11 @@ class LiveDashboardIT {
 
   @AfterAll
   static void stop() throws Exception {
-    List<Process> processes = new ArrayList<>(demos);
-    processes.add(0, prometheus);
-    for (Process process : processes) {
-      if (process != null) {
-        process.destroy();
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-      }
+    if (prometheus != null) {
+      prometheus.close();
+    }
+    for (ForkedJvm demo : demos) {
+      demo.stop(Duration.ofSeconds(20));
     }
     if (workDir != null) {
       try (Stream<Path> files = Files.walk(workDir)) {
@@ -298,48 +279,7 @@ class LiveDashboardIT {
   }
 
   static JsonObject get(String path) throws IOException {
-    HttpURLConnection connection = (HttpURLConnection) URI.create(api + path).toURL().openConnection();
-    connection.setConnectTimeout(5_000);
-    connection.setReadTimeout(30_000);
-    int status = connection.getResponseCode();
-    try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
-      return JsonParser.parseString(new String(in.readAllBytes(), StandardCharsets.UTF_8)).getAsJsonObject();
-    } finally {
-      connection.disconnect();
-    }
-  }
-
-  private static void awaitReady() throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      assertThat(prometheus.isAlive()).as("prometheus runs\n" + log("prometheus.log")).isTrue();
-      try {
-        HttpURLConnection connection = (HttpURLConnection) URI.create(api + "/-/ready").toURL().openConnection();
-        connection.setConnectTimeout(1_000);
-        connection.setReadTimeout(2_000);
-        if (connection.getResponseCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("prometheus did not become ready\n" + log("prometheus.log"));
-  }
-
-  private static String log(String name) {
-    try {
-      return Files.readString(workDir.resolve(name));
-    } catch (IOException e) {
-      return "(no " + name + ")";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
+    return JsonParser.parseString(prometheus.get(path)).getAsJsonObject();
   }
 
   private static Path jar(String property) {

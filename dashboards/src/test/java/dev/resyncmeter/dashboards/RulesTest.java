@@ -2,11 +2,11 @@ package dev.resyncmeter.dashboards;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Tools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The rule file is valid, and every alert fires when it should and stays silent when it should not. */
@@ -14,15 +14,15 @@ class RulesTest {
 
   @Test
   void promtoolAcceptsTheRuleFile() throws Exception {
-    Result result = promtool("check", "rules", Dashboards.RULES.toString());
-    assertThat(result.exit).as(result.output).isZero();
+    Tools.Result result = promtool("check", "rules", Dashboards.RULES.toString());
+    assertThat(result.exit()).as(result.output()).isZero();
   }
 
   @Test
   void everyAlertPassesItsRuleUnitTests() throws Exception {
-    Result result = promtool("test", "rules", Dashboards.RULE_TESTS.toString());
-    assertThat(result.exit).as(result.output).isZero();
-    assertThat(result.output).contains("SUCCESS");
+    Tools.Result result = promtool("test", "rules", Dashboards.RULE_TESTS.toString());
+    assertThat(result.exit()).as(result.output()).isZero();
+    assertThat(result.output()).contains("SUCCESS");
   }
 
   @Test
@@ -70,14 +70,7 @@ class RulesTest {
     assertThat(onEffects).containsExactly("resync_meter:noop_reconcile_waste_ratio:rate5m", "resync_meter:periodic_reconcile_waste_ratio:rate5m");
   }
 
-  private static Result promtool(String... args) throws IOException, InterruptedException {
-    List<String> command = new java.util.ArrayList<>();
-    command.add(Tools.require("promtool").toString());
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).directory(Dashboards.RULES.getParent().toFile()).redirectErrorStream(true).start();
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+  private static Tools.Result promtool(String... args) throws IOException, InterruptedException {
+    return Tools.run(Dashboards.RULES.getParent(), "promtool", Tools.PROMETHEUS_PACKAGE, args);
   }
-
-  private record Result(int exit, String output) {}
 }

@@ -3,15 +3,15 @@ package dev.resyncmeter.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.resyncmeter.testkit.ForkedJvm;
+import dev.resyncmeter.testkit.Net;
+import dev.resyncmeter.testkit.Prometheus;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class LocalStackIT {
 
   private static final List<Process> processes = new ArrayList<>();
+  private static final List<Prometheus> prometheuses = new ArrayList<>();
+  private static ForkedJvm demo;
   /** Processes the test did not start itself: run-prometheus's Prometheus, ended here should the script not end it. */
   private static final List<ProcessHandle> children = new ArrayList<>();
   private static Path work;
@@ -39,29 +41,32 @@ class LocalStackIT {
 
   @BeforeAll
   static void startTheDemo() throws Exception {
-    Tools.require("prometheus", "apt-get install -y prometheus");
+    Tools.prometheus();
     work = Files.createTempDirectory("resync-meter-local-stack");
-    agentPort = freePort();
-    processes.add(
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    agentPort = Net.freePort();
+    demo =
+        ForkedJvm.start(
+            List.of(
+                ForkedJvm.java().toString(),
                 "-javaagent:" + jar("resyncmeter.agentJar") + "=host=127.0.0.1,port=" + agentPort,
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-jar", jar("resyncmeter.examplesJar").toString(),
-                "demo", "--metrics-url", "http://127.0.0.1:" + agentPort + "/metrics", "--seconds", "120")
-            .redirectErrorStream(true)
-            .redirectOutput(work.resolve("demo.log").toFile())
-            .start());
+                "demo", "--metrics-url", "http://127.0.0.1:" + agentPort + "/metrics", "--seconds", "120"),
+            Map.of(),
+            ForkedJvm.AGENT_VARIABLES);
   }
 
   @AfterAll
   static void stop() throws Exception {
     children.forEach(ProcessHandle::destroy);
+    for (Prometheus prometheus : prometheuses) {
+      prometheus.close();
+    }
     for (Process process : processes) {
-      process.destroy();
-      if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
+      ForkedJvm.stop(process, Duration.ofSeconds(20));
+    }
+    if (demo != null) {
+      demo.stop(Duration.ofSeconds(20));
     }
     if (work != null) {
       try (Stream<Path> files = Files.walk(work)) {
@@ -133,12 +138,12 @@ class LocalStackIT {
    */
   @Test
   void runPrometheusScrapesTheAgentWithTheRulesAndLeavesNothingBehindWhenStopped() throws Exception {
-    Tools.require("prometheus", "apt-get install -y prometheus");
+    Tools.prometheus();
     String instance = "127.0.0.1:" + agentPort;
     for (String signal : List.of("TERM", "INT")) {
       Path tmp = Files.createDirectories(work.resolve("run-prometheus-tmp-" + signal));
       Path log = work.resolve("run-prometheus-" + signal + ".log");
-      int port = freePort();
+      int port = Net.freePort();
       ProcessBuilder builder =
           new ProcessBuilder("bash", RunPrometheusTest.SCRIPT.toString(), "--listen", "127.0.0.1:" + port, instance)
               .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
@@ -147,7 +152,8 @@ class LocalStackIT {
       builder.environment().put("TMPDIR", tmp.toString());
       Process script = builder.start();
       processes.add(script);
-      String api = awaitReady("http://127.0.0.1:" + port, script, log);
+      String api = "http://127.0.0.1:" + port;
+      Prometheus.awaitReady(api, script, () -> read(log));
       List<ProcessHandle> started = script.toHandle().children().toList();
       children.addAll(started);
       assertThat(started).as("the script's one child").hasSize(1);
@@ -217,33 +223,17 @@ class LocalStackIT {
 
   /** Starts Debian's prometheus on a free loopback port with {@code config}; its API's base URL. */
   private static String prometheus(Path config) throws Exception {
-    int port = freePort();
-    Path dir = config.getParent();
-    Process prometheus =
-        new ProcessBuilder(
-                Tools.require("prometheus", "apt-get install -y prometheus").toString(),
-                "--config.file=" + config,
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("prometheus.log").toFile())
-            .start();
-    processes.add(prometheus);
-    return awaitReady("http://127.0.0.1:" + port, prometheus, dir.resolve("prometheus.log"));
+    Prometheus prometheus = Prometheus.start(config);
+    prometheuses.add(prometheus);
+    return prometheus.api();
   }
 
-  /** Waits at most 30 s, while {@code process} runs, for Prometheus at {@code api} to be ready; {@code api}. */
-  private static String awaitReady(String api, Process process, Path log) throws Exception {
-    for (int attempt = 0; attempt < 60 && process.isAlive(); attempt++) {
-      try {
-        if (get(api + "/-/ready") != null) {
-          return api;
-        }
-      } catch (IOException notYet) {
-        Thread.sleep(500);
-      }
+  private static String read(Path log) {
+    try {
+      return Files.readString(log);
+    } catch (IOException e) {
+      return "(no " + log + ")";
     }
-    throw new AssertionError("prometheus did not get ready:\n" + Files.readString(log));
   }
 
   /** Queries until the result satisfies {@code done}, for at most 60 s. */
@@ -256,25 +246,16 @@ class LocalStackIT {
       }
       Thread.sleep(500);
     }
-    throw new AssertionError(query + " gave " + result + "\ndemo:\n" + Files.readString(work.resolve("demo.log")));
+    throw new AssertionError(query + " gave " + result + "\ndemo:\n" + demo.transcript());
   }
 
+  /** The JSON of a GET that answers 200; an error status fails as an IOException. */
   private static JsonNode get(String url) throws IOException {
-    HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-    connection.setConnectTimeout(2_000);
-    connection.setReadTimeout(10_000);
-    try (InputStream in = connection.getInputStream()) {
-      byte[] body = in.readAllBytes();
-      return url.endsWith("/-/ready") ? Yaml.MAPPER.createObjectNode() : Yaml.MAPPER.readTree(body);
-    } finally {
-      connection.disconnect();
+    Net.Response response = Net.get(url, null, Duration.ofSeconds(10));
+    if (response.status() >= 400) {
+      throw new IOException("GET " + url + ": " + response.status() + " " + response.body());
     }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return Yaml.MAPPER.readTree(response.body());
   }
 
   private static Path jar(String property) {

@@ -31,7 +31,7 @@ class PrometheusConfigsTest {
 
   @Test
   void promtoolAcceptsTheLocalStacksConfigurationAndFindsTheRules() throws Exception {
-    Tools.Result result = Tools.promtool("check", "config", LOCAL.resolve("prometheus.yml").toString());
+    var result = Tools.promtool("check", "config", LOCAL.resolve("prometheus.yml").toString());
     assertThat(result.exit()).as(result.output()).isZero();
     assertThat(result.output())
         .contains("SUCCESS: 1 rule files found")
@@ -48,7 +48,7 @@ class PrometheusConfigsTest {
     Path dir = Files.createTempDirectory("resync-meter-pod-job");
     Path targets = Files.writeString(dir.resolve("targets.json"), "[]");
     Path config = Files.writeString(dir.resolve("prometheus.yml"), withFileDiscovery(Files.readString(POD_JOB), targets));
-    Tools.Result result = Tools.promtool("check", "config", config.toString());
+    var result = Tools.promtool("check", "config", config.toString());
     assertThat(result.exit()).as(result.output()).isZero();
     assertThat(result.output()).contains("SUCCESS");
   }

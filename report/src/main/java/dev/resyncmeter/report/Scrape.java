@@ -57,8 +57,11 @@ public record Scrape(List<Sample> samples) {
     return new Scrape(Collections.unmodifiableList(samples));
   }
 
-  /** {@code name{a="x",b="y"} value [timestamp]}, or null when the line is not that. */
-  static Sample sample(String line) {
+  /**
+   * {@code name{a="x",b="y"} value [timestamp]}, or null when the line is not that. Public for the
+   * tests' and the benchmark's scrapes (resync-meter-testkit), which read lines with it too.
+   */
+  public static Sample sample(String line) {
     int i = 0;
     while (i < line.length() && isNameChar(line.charAt(i), i == 0)) {
       i++;

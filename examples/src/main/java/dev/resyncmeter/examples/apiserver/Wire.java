@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.format.DateTimeFormatter;
 import java.util.Iterator;
 import java.util.Map;
@@ -77,6 +78,22 @@ final class Wire {
             "Expired",
             "too old resource version: " + requested + " (" + current + ")",
             null));
+  }
+
+  /** A ConfigMap from a request body (with metadata, if empty); 400 BadRequest when it is none. */
+  static V1ConfigMap parseConfigMap(String body) {
+    try {
+      V1ConfigMap cm = JSON.deserialize(body, V1ConfigMap.class);
+      if (cm == null) {
+        throw new IllegalArgumentException("empty body");
+      }
+      if (cm.getMetadata() == null) {
+        cm.setMetadata(new V1ObjectMeta());
+      }
+      return cm;
+    } catch (RuntimeException e) { // JsonParseException or client-java's unknown-field check
+      throw new StatusException(400, "BadRequest", "cannot decode ConfigMap: " + e.getMessage(), null);
+    }
   }
 
   private static void prune(JsonObject object) {

@@ -1,39 +1,24 @@
 package dev.resyncmeter.examples.e2e;
 
-import java.io.BufferedReader;
+import dev.resyncmeter.testkit.ForkedJvm;
+import dev.resyncmeter.testkit.Jdks;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A forked JVM running the examples jar with the real agent jar attached, as a user would run it:
  * {@code java -javaagent:agent/target/resync-meter-agent.jar=ARGS -jar resync-meter-examples.jar ...}.
- * Its output is collected line by line; every wait is bounded.
+ * Its output is collected line by line; every wait is bounded ({@link ForkedJvm}).
  */
-final class AgentProcess implements AutoCloseable {
+final class AgentProcess extends ForkedJvm {
 
-  private static final Pattern SERVING = Pattern.compile("serving http://([^/\\s]+):(\\d+)/metrics");
-
-  private final Process process;
-  private final List<String> stdout = new CopyOnWriteArrayList<>();
-  private final List<String> stderr = new CopyOnWriteArrayList<>();
-
-  private AgentProcess(Process process) {
-    this.process = process;
-    pump(process.getInputStream(), stdout, "stdout");
-    pump(process.getErrorStream(), stderr, "stderr");
+  private AgentProcess(List<String> command, Map<String, String> environment) throws IOException {
+    super(command, environment, AGENT_VARIABLES);
   }
 
   /** Starts the examples jar with the agent; {@code agentArgs} null means no {@code =...} part. */
@@ -113,14 +98,11 @@ final class AgentProcess implements AutoCloseable {
       Path javaHome, List<String> jvmOptions, List<String> launch, Map<String, String> environment, String... command)
       throws IOException {
     List<String> line = new ArrayList<>();
-    line.add(javaHome.resolve("bin").resolve("java").toString());
+    line.add(java(javaHome).toString());
     line.addAll(jvmOptions);
     line.addAll(launch);
     line.addAll(List.of(command));
-    ProcessBuilder builder = new ProcessBuilder(line);
-    builder.environment().keySet().removeIf(k -> k.startsWith("RESYNC_METER_"));
-    builder.environment().putAll(environment);
-    return new AgentProcess(builder.start());
+    return new AgentProcess(line, environment);
   }
 
   static Path agentJar() {
@@ -139,96 +121,16 @@ final class AgentProcess implements AutoCloseable {
     return resolved;
   }
 
-  private static void pump(InputStream in, List<String> into, String name) {
-    Thread thread =
-        new Thread(
-            () -> {
-              try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String l; (l = reader.readLine()) != null; ) {
-                  into.add(l);
-                }
-              } catch (IOException ignored) {
-                // the process ended
-              }
-            },
-            "agent-process-" + name);
-    thread.setDaemon(true);
-    thread.start();
-  }
-
-  /** Waits until a stdout line matches; fails with both streams when it does not come in time. */
-  String awaitStdout(Predicate<String> match, Duration timeout) throws InterruptedException {
-    return await(stdout, match, timeout, "stdout");
-  }
-
-  String awaitStderr(Predicate<String> match, Duration timeout) throws InterruptedException {
-    return await(stderr, match, timeout, "stderr");
-  }
-
-  private String await(List<String> lines, Predicate<String> match, Duration timeout, String name) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      for (String l : lines) {
-        if (match.test(l)) {
-          return l;
-        }
-      }
-      if (!process.isAlive() && drained()) {
-        break;
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("no matching line on " + name + " within " + timeout + "\n" + transcript());
-  }
-
-  private boolean drained() throws InterruptedException {
-    Thread.sleep(200);
-    return true;
-  }
-
-  /** The metrics URL the agent announced in its start line. */
-  String metricsUrl(Duration timeout) throws InterruptedException {
-    Matcher matcher = SERVING.matcher(awaitStderr(l -> SERVING.matcher(l).find(), timeout));
-    matcher.find();
-    String host = matcher.group(1).equals("0.0.0.0") ? "127.0.0.1" : matcher.group(1);
-    return "http://" + host + ":" + matcher.group(2) + "/metrics";
-  }
-
-  List<String> stdout() {
-    return List.copyOf(stdout);
-  }
-
-  List<String> stderr() {
-    return List.copyOf(stderr);
-  }
-
-  /** The agent's own lines: those it prefixes with {@code [resync-meter]}. */
-  List<String> agentLines() {
-    return stderr.stream().filter(l -> l.startsWith("[resync-meter]")).toList();
-  }
-
-  /** Writes one line to the process's standard input. */
-  void send(String line) throws IOException {
-    process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
-    process.getOutputStream().flush();
-  }
-
   /** The {@code truth <series> <count>} lines the scenario printed. */
   Map<String, Long> truth() {
     Map<String, Long> truth = new java.util.LinkedHashMap<>();
-    for (String line : stdout) {
+    for (String line : stdout()) {
       if (line.startsWith("truth ")) {
         int split = line.lastIndexOf(' ');
         truth.put(line.substring("truth ".length(), split), Long.parseLong(line.substring(split + 1)));
       }
     }
     return truth;
-  }
-
-  /** Closes the process's standard input (the scenario's signal to end) and waits for its exit. */
-  int closeInputAndWait(Duration timeout) throws IOException, InterruptedException {
-    process.getOutputStream().close();
-    return waitFor(timeout);
   }
 
   /** Ends a process that waits for its standard input to close, and asserts it exited with 0. */
@@ -244,26 +146,5 @@ final class AgentProcess implements AutoCloseable {
     } finally {
       process.close();
     }
-  }
-
-  long pid() {
-    return process.pid();
-  }
-
-  int waitFor(Duration timeout) throws InterruptedException {
-    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      throw new AssertionError("process did not exit within " + timeout + "\n" + transcript());
-    }
-    Thread.sleep(100); // let the pumps read the last lines
-    return process.exitValue();
-  }
-
-  String transcript() {
-    return "--- stdout\n" + String.join("\n", stdout) + "\n--- stderr\n" + String.join("\n", stderr);
-  }
-
-  @Override
-  public void close() {
-    process.destroyForcibly();
   }
 }

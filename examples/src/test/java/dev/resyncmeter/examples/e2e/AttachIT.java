@@ -2,6 +2,7 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Scrape;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

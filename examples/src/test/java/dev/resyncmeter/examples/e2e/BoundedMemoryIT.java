@@ -2,6 +2,8 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Scrape;
+import dev.resyncmeter.testkit.Tools;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,6 +124,6 @@ class BoundedMemoryIT {
     assertThat(scrape.series().keySet().stream().filter(s -> s.startsWith("resync_meter_label_overflow_total{"))).hasSize(6);
     assertThat(ExactCounts.sum(scrape, "resync_meter_label_overflow_total", "label=")).isZero();
     assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("resync_meter_errors_total"));
-    Promtool.assertCleanMetrics(scrape.body());
+    Tools.assertCleanMetrics(scrape.body());
   }
 }

@@ -2,6 +2,8 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Jdks;
+import dev.resyncmeter.testkit.Scrape;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,8 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Scrape;
+import dev.resyncmeter.testkit.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,7 @@ class Fabric8AndJosdkIT {
     try (AgentProcess scenario = AgentProcess.start(AGENT_ARGS, Map.of(), "fabric8-scenario")) {
       Scrape scrape = scrapeWhenDone(scenario);
       ExactCounts.assertFabric8Scenario(scenario.truth(), scrape, "ConfigMap");
-      Promtool.assertCleanMetrics(scrape.body());
+      Tools.assertCleanMetrics(scrape.body());
       assertCleanRun(scenario, scrape);
     }
   }

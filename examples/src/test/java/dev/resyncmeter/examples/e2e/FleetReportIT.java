@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.resyncmeter.report.Json;
-import java.io.IOException;
-import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import dev.resyncmeter.testkit.Net;
+import dev.resyncmeter.testkit.Prometheus;
+import dev.resyncmeter.testkit.Scrape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,9 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,12 +34,10 @@ class FleetReportIT {
 
   @Test
   void theReportFromPrometheusIsTheSumOfEachPodsOwnReport() throws Exception {
-    Path prometheusBinary = prometheus();
     long began = System.currentTimeMillis();
     Path dir = Files.createTempDirectory("resync-meter-fleet");
-    int prometheusPort = freePort();
-    List<Integer> scenarioPorts = List.of(freePort(), freePort());
-    int josdkPort = freePort();
+    List<Integer> scenarioPorts = List.of(Net.freePort(), Net.freePort());
+    int josdkPort = Net.freePort();
     Files.writeString(
         dir.resolve("prometheus.yml"),
         String.join(
@@ -60,20 +52,11 @@ class FleetReportIT {
             "    static_configs:",
             "      - targets: ['127.0.0.1:" + josdkPort + "']",
             ""));
-    Process prometheus = null;
+    Prometheus prometheus = null;
     List<AgentProcess> pods = new ArrayList<>();
     try {
-      prometheus =
-          new ProcessBuilder(
-                  prometheusBinary.toString(),
-                  "--config.file=" + dir.resolve("prometheus.yml"),
-                  "--storage.tsdb.path=" + dir.resolve("data"),
-                  "--web.listen-address=127.0.0.1:" + prometheusPort)
-              .redirectErrorStream(true)
-              .redirectOutput(dir.resolve("prometheus.log").toFile())
-              .start();
-      String api = "http://127.0.0.1:" + prometheusPort;
-      awaitReady(prometheus, api, dir);
+      prometheus = Prometheus.start(dir.resolve("prometheus.yml"));
+      String api = prometheus.api();
       for (int port : scenarioPorts) {
         pods.add(AgentProcess.start("host=127.0.0.1,port=" + port, Map.of(), "scenario"));
       }
@@ -88,7 +71,7 @@ class FleetReportIT {
       }
       // The scenarios wait with their final counts: once Prometheus has scraped each after this, it holds them.
       long countsFinal = System.currentTimeMillis();
-      awaitScrapedAfter(api, countsFinal, dir);
+      awaitScrapedAfter(prometheus, countsFinal);
 
       long rangeSeconds = (System.currentTimeMillis() - began) / 1000 + 60;
       AttachIT.Command fleet = AttachIT.agentCommand("report", "--prometheus", api, "--range", rangeSeconds + "s", "--format", "json");
@@ -138,10 +121,7 @@ class FleetReportIT {
         AgentProcess.end(pod);
       }
       if (prometheus != null) {
-        prometheus.destroy();
-        if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
-          prometheus.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        prometheus.close();
       }
       try (Stream<Path> files = Files.walk(dir)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -230,24 +210,12 @@ class FleetReportIT {
     return (Map<String, Object>) Json.parse(text);
   }
 
-  /** Debian's prometheus: CI installs it and must have it; elsewhere the test is skipped and says why. */
-  private static Path prometheus() {
-    Path binary = Path.of("/usr/bin/prometheus");
-    if (!Files.isExecutable(binary)) {
-      if ("true".equals(System.getenv("CI"))) {
-        throw new AssertionError("prometheus is not installed, but CI must run this test: apt-get install -y prometheus");
-      }
-      Assumptions.abort("/usr/bin/prometheus not found (apt-get install prometheus): skipping");
-    }
-    return binary;
-  }
-
   /** Waits until Prometheus holds, for each of the three targets, a sample scraped after {@code millis}. */
-  private static void awaitScrapedAfter(String api, long millis, Path dir) throws Exception {
+  private static void awaitScrapedAfter(Prometheus prometheus, long millis) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     String last = "";
     while (System.nanoTime() < deadline) {
-      last = get(api + "/api/v1/query?query=" + URLEncoder.encode("timestamp(resync_meter_start_time_seconds)", StandardCharsets.UTF_8));
+      last = prometheus.query("timestamp(resync_meter_start_time_seconds)");
       Map<?, ?> data = (Map<?, ?>) json(last).get("data");
       List<?> result = (List<?>) data.get("result");
       long scrapedAfter = result.stream().map(r -> (List<?>) ((Map<?, ?>) r).get("value")).filter(v -> Double.parseDouble((String) v.get(1)) * 1000 > millis).count();
@@ -256,50 +224,6 @@ class FleetReportIT {
       }
       Thread.sleep(250);
     }
-    throw new AssertionError("Prometheus did not scrape the three pods' final counts within 30 s: " + last + "\n" + log(dir));
-  }
-
-  private static void awaitReady(Process prometheus, String api, Path dir) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      assertThat(prometheus.isAlive()).as("prometheus runs\n" + log(dir)).isTrue();
-      try {
-        HttpURLConnection connection = (HttpURLConnection) URI.create(api + "/-/ready").toURL().openConnection();
-        connection.setConnectTimeout(1_000);
-        connection.setReadTimeout(2_000);
-        if (connection.getResponseCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("prometheus did not become ready within 60 s\n" + log(dir));
-  }
-
-  private static String get(String url) throws IOException {
-    HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-    connection.setConnectTimeout(5_000);
-    connection.setReadTimeout(10_000);
-    try (var in = connection.getResponseCode() < 400 ? connection.getInputStream() : connection.getErrorStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } finally {
-      connection.disconnect();
-    }
-  }
-
-  private static String log(Path dir) {
-    try {
-      return Files.readString(dir.resolve("prometheus.log"));
-    } catch (IOException e) {
-      return "(no prometheus.log)";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
+    throw new AssertionError("Prometheus did not scrape the three pods' final counts within 30 s: " + last + "\n" + prometheus.log());
   }
 }

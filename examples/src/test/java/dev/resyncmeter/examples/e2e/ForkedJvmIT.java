@@ -2,6 +2,7 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Jdks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

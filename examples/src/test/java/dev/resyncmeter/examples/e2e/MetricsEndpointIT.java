@@ -2,6 +2,7 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Scrape;
 import java.net.HttpURLConnection;
 import java.net.Socket;
 import java.net.URI;

@@ -3,6 +3,7 @@ package dev.resyncmeter.examples.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.resyncmeter.testkit.Scrape;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

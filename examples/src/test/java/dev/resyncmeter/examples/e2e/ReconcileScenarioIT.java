@@ -2,6 +2,8 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Scrape;
+import dev.resyncmeter.testkit.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -144,6 +146,6 @@ class ReconcileScenarioIT {
   @Test
   void theScrapePassesPromtool() throws Exception {
     assertThat(scrape.series().keySet()).noneMatch(s -> s.startsWith("resync_meter_errors_total"));
-    Promtool.assertCleanMetrics(scrape.body());
+    Tools.assertCleanMetrics(scrape.body());
   }
 }

@@ -2,6 +2,8 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Scrape;
+import dev.resyncmeter.testkit.Tools;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +104,7 @@ class ResyncScenarioIT {
   void theScrapeIsPrometheusTextThatPromtoolAccepts() throws Exception {
     assertThat(scrape.status()).isEqualTo(200);
     assertThat(scrape.contentType()).startsWith("text/plain; version=0.0.4");
-    Promtool.assertCleanMetrics(scrape.body());
+    Tools.assertCleanMetrics(scrape.body());
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.resyncmeter.examples.e2e;
+package dev.resyncmeter.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -2,13 +2,16 @@ package dev.resyncmeter.agent.clientjava.controller;
 
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
 
 /**
  * Records one controller's reconciles, for its timing stand-in: the controller's meters are resolved
- * once, when the controller is built, and the trigger is the one of the item the worker holds.
+ * once, when the controller is built, and the trigger is the one of the item the worker holds; it is
+ * {@code unknown} while the workqueue part does not count (disabled, or switched off): then no item's
+ * add was seen.
  */
 public final class ReconcileTimer {
 
@@ -24,7 +27,7 @@ public final class ReconcileTimer {
    */
   public long started(ThreadContext context) {
     try {
-      context.reconcileBegan(metrics, context.heldTrigger());
+      context.reconcileBegan(metrics, trigger(context));
     } catch (Throwable t) {
       AgentFaults.record(ControllerBridge.COMPONENT, t);
     }
@@ -40,11 +43,15 @@ public final class ReconcileTimer {
         return;
       }
       ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-      Trigger trigger = context.heldTrigger();
+      Trigger trigger = trigger(context);
       metrics.reconciled(trigger, result, nanos);
       metrics.reconcileEffect(trigger, context.takeReconcileEffect());
     } catch (Throwable t) {
       AgentFaults.record(ControllerBridge.COMPONENT, t);
     }
+  }
+
+  private static Trigger trigger(ThreadContext context) {
+    return HandlerCallTracker.queueAddsObservable() ? context.heldTrigger() : Trigger.UNKNOWN;
   }
 }

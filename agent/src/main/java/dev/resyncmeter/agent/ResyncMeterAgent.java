@@ -68,7 +68,7 @@ public final class ResyncMeterAgent {
       for (String problem : arguments.problems()) {
         AgentLog.warn(problem);
       }
-      List<Part> woven = Parts.ALL;
+      List<Part> woven = Parts.without(arguments.disabled());
       MetricsServer server = null;
       String noEndpoint = null;
       try {
@@ -92,6 +92,12 @@ public final class ResyncMeterAgent {
       }
       System.setProperty(VERSION_PROPERTY, version());
       disableUnsafeProbes();
+      for (Part part : Parts.ALL) {
+        if (!woven.contains(part)) {
+          // before anything is woven: its bridges never count, and what other parts learn from it is lost
+          part.unitSwitch().disable();
+        }
+      }
       gate = new StartGate(Parts.wovenByName(woven));
       instrumentation.addTransformer(gate, true);
       if (inBackground) {

@@ -7,13 +7,17 @@ import dev.resyncmeter.collector.ResyncMetrics;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** Every list about the parts derives from their descriptions. */
+/** Every list about the parts derives from their descriptions, and the documentation lists exactly them. */
 class PartsTest {
 
   private static final ClassLoader LOADER = PartsTest.class.getClassLoader();
@@ -142,5 +146,47 @@ class PartsTest {
         .containsExactly("clientjava-requests", "fabric8-requests");
     assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.QUEUE_ADDS).extracting(Part::component)
         .containsExactly("clientjava-workqueue");
+  }
+
+  /** The table of parts in docs/host-promises.md: component, library, start line name. */
+  @Test
+  void theDocumentsTableOfPartsListsExactlyTheRegisteredParts() throws IOException {
+    List<String> table = new ArrayList<>();
+    boolean inTable = false;
+    for (String line : Files.readAllLines(docs().resolve("host-promises.md"))) {
+      if (line.startsWith("| part | library | on the start line |")) {
+        inTable = true;
+      } else if (inTable && line.startsWith("|---")) {
+        continue;
+      } else if (inTable && line.startsWith("| ")) {
+        String[] cells = line.split("\\|");
+        table.add(cell(cells[1]) + " | " + cell(cells[2]) + " | " + cell(cells[3]));
+      } else {
+        inTable = false;
+      }
+    }
+    assertThat(table).containsExactlyElementsOf(rows(Parts.ALL));
+  }
+
+  @Test
+  void theMetricTableListsEveryComponentOfTheActiveGauge() throws IOException {
+    String metrics = Files.readString(docs().resolve("metrics.md"));
+    Matcher row = Pattern.compile("\\| `resync_meter_instrumentation_active` \\| gauge \\| component=([^ |]+) \\|").matcher(metrics);
+    assertThat(row.find()).isTrue();
+    List<String> components = new ArrayList<>();
+    for (String value : row.group(1).split("/")) {
+      components.add(cell(value));
+    }
+    assertThat(components).containsExactlyElementsOf(Parts.components());
+  }
+
+  private static String cell(String text) {
+    return text.trim().replace("`", "");
+  }
+
+  private static Path docs() {
+    Path docs = Path.of("").toAbsolutePath().getParent().resolve("docs");
+    assertThat(docs.resolve("host-promises.md")).as("run from the agent module").isRegularFile();
+    return docs;
   }
 }

@@ -1,23 +1,28 @@
 package dev.resyncmeter.agent;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The agent's settings from {@code -javaagent:resync-meter-agent.jar[=key=value,...]} and from
  * {@code RESYNC_METER_*} environment variables; an argument wins over its variable. Parsing never
- * fails: each bad piece becomes one problem line and its key keeps the default.
+ * fails: each bad piece becomes one problem line and its key keeps the default. {@code disable} takes
+ * several part names, joined with {@code +} (a comma already ends the argument); its variable takes
+ * commas too.
  */
 public final class AgentArguments {
 
   public static final String DEFAULT_HOST = "0.0.0.0";
   public static final int DEFAULT_PORT = 9464;
-  static final List<String> KEYS = List.of("host", "port");
+  static final List<String> KEYS = List.of("host", "port", "disable");
 
   private String host = DEFAULT_HOST;
   private int port = DEFAULT_PORT;
+  private Set<String> disabled = Set.of();
   /** What was wrong with a bad piece, and what the agent does instead. */
   private record Problem(String whatWasWrong, String whatInstead) {}
 
@@ -50,7 +55,9 @@ public final class AgentArguments {
       }
       int eq = trimmed.indexOf('=');
       if (eq <= 0) {
-        problem("malformed agent argument '" + printable(trimmed) + "': expected key=value with key one of " + KEYS, "ignored");
+        // disable=a,b: the comma ended the argument, and b came alone
+        String partsHint = eq < 0 && Parts.components().contains(trimmed.toLowerCase(Locale.ROOT)) ? " (parts to disable are joined with '+': disable=a+b)" : "";
+        problem("malformed agent argument '" + printable(trimmed) + "': expected key=value with key one of " + KEYS + partsHint, "ignored");
         continue;
       }
       String key = trimmed.substring(0, eq).trim().toLowerCase(Locale.ROOT);
@@ -80,8 +87,30 @@ public final class AgentArguments {
           port = parsed;
         }
       }
+      case "disable" -> disabled = partNames(value, source);
       default -> throw new IllegalStateException("unhandled key " + key);
     }
+  }
+
+  /**
+   * The part names in {@code value}, joined with {@code +} or {@code ,}; each unknown name is one
+   * problem, and the others count. An empty value disables nothing (an argument {@code disable=}
+   * overrides its variable).
+   */
+  private Set<String> partNames(String value, String source) {
+    Set<String> names = new LinkedHashSet<>();
+    for (String piece : value.split("[+,]", -1)) {
+      String name = piece.trim().toLowerCase(Locale.ROOT);
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (Parts.components().contains(name)) {
+        names.add(name);
+      } else {
+        problem("unknown part '" + printable(piece.trim()) + "' in " + source + " (parts: " + String.join(", ", Parts.components()) + ")", "ignored");
+      }
+    }
+    return Set.copyOf(names);
   }
 
   private static Integer parsePort(String value) {
@@ -138,6 +167,11 @@ public final class AgentArguments {
 
   public int port() {
     return port;
+  }
+
+  /** The component names of the parts not to weave ({@code clientjava-workqueue}). */
+  public Set<String> disabled() {
+    return disabled;
   }
 
   /**

@@ -6,53 +6,31 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * The client libraries the agent instruments: how to tell that a class loader sees one, and its
- * version there, from the Maven metadata inside its jar.
+ * A client library the agent instruments: how to tell that a class loader sees it, its version there
+ * (from the Maven metadata inside its jar), and the packages of it and of its dependencies that hold
+ * no handler, which the weaving ignores by name. Each library is declared in its own folder, with its
+ * parts ({@link Part}); {@link Parts} lists them.
  */
-public enum Library {
-  CLIENT_JAVA(
-      "client-java",
-      "client-java",
-      "io/kubernetes/client/informer/SharedInformerFactory.class",
-      "META-INF/maven/io.kubernetes/client-java/pom.properties",
-      "io.kubernetes.client.informer.",
-      "informer", "workqueue", "controller", "requests"),
-  FABRIC8(
-      "fabric8",
-      "fabric8",
-      "io/fabric8/kubernetes/client/informers/impl/DefaultSharedIndexInformer.class",
-      "META-INF/maven/io.fabric8/kubernetes-client/pom.properties",
-      "io.fabric8.kubernetes.client.informers.",
-      "informer", "requests"),
-  JOSDK(
-      "JOSDK",
-      "josdk",
-      "io/javaoperatorsdk/operator/processing/event/EventProcessor.class",
-      "META-INF/maven/io.javaoperatorsdk/operator-framework-core/pom.properties",
-      "io.javaoperatorsdk.operator.processing.",
-      "reconciler");
+public final class Library {
 
   /** For people (the start line) and for {@code resync_meter_info{client}}. */
   private final String displayName;
   private final String label;
   private final String probeClass;
   private final String pomProperties;
-  /** A package of the library that the agent weaves: its first woven class tells the version. */
-  private final String wovenPackage;
-  /** Its instrumentation units' names, for the start line (the units load with ByteBuddy, later). */
-  private final List<String> units;
+  private final List<String> ignoredPackages;
 
-  Library(String displayName, String label, String probeClass, String pomProperties, String wovenPackage, String... units) {
+  /**
+   * {@code probeClass} and {@code pomProperties} are resource names; {@code ignoredPackages} are name
+   * prefixes ({@code io.kubernetes.client.openapi.}) of classes none of its parts weaves, except those
+   * a part weaves by name.
+   */
+  public Library(String displayName, String label, String probeClass, String pomProperties, String... ignoredPackages) {
     this.displayName = displayName;
     this.label = label;
     this.probeClass = probeClass;
     this.pomProperties = pomProperties;
-    this.wovenPackage = wovenPackage;
-    this.units = List.of(units);
-  }
-
-  public List<String> units() {
-    return units;
+    this.ignoredPackages = List.of(ignoredPackages);
   }
 
   public String displayName() {
@@ -63,14 +41,9 @@ public enum Library {
     return label;
   }
 
-  /** The library whose woven package holds {@code className}, or null. */
-  static Library ofWovenClass(String className) {
-    for (Library library : values()) {
-      if (className.startsWith(library.wovenPackage)) {
-        return library;
-      }
-    }
-    return null;
+  /** Packages (name prefixes) that hold no class any part weaves, but those woven by name. */
+  public List<String> ignoredPackages() {
+    return ignoredPackages;
   }
 
   /** The version, or null when the library is not visible to {@code loader}. */
@@ -89,5 +62,10 @@ public enum Library {
     } catch (Exception e) {
       return "unknown";
     }
+  }
+
+  @Override
+  public String toString() {
+    return displayName;
   }
 }

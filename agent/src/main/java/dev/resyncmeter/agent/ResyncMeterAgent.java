@@ -68,6 +68,7 @@ public final class ResyncMeterAgent {
       for (String problem : arguments.problems()) {
         AgentLog.warn(problem);
       }
+      List<Part> woven = Parts.without(arguments.disabled());
       MetricsServer server = null;
       String noEndpoint = null;
       try {
@@ -91,23 +92,29 @@ public final class ResyncMeterAgent {
       }
       System.setProperty(VERSION_PROPERTY, version());
       disableUnsafeProbes();
-      gate = new StartGate();
+      for (Part part : Parts.ALL) {
+        if (!woven.contains(part)) {
+          // before anything is woven: its bridges never count, and what other parts learn from it is lost
+          part.unitSwitch().disable();
+        }
+      }
+      gate = new StartGate(Parts.wovenByName(woven));
       instrumentation.addTransformer(gate, true);
       if (inBackground) {
-        Thread starter = new Thread(null, new Start(gate, instrumentation, server), "resync-meter-start", 0, false);
+        Thread starter = new Thread(null, new Start(gate, instrumentation, server, woven), "resync-meter-start", 0, false);
         starter.setDaemon(true);
         starter.setContextClassLoader(null);
         gate.startedBy(starter);
         starter.start();
       } else {
         gate.startedBy(Thread.currentThread());
-        weave(gate, instrumentation, server, true);
+        weave(gate, instrumentation, server, true, woven);
       }
       handedOver = true;
       String endpoint = server == null ? "no endpoint" : "http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
       System.setProperty(ENDPOINT_PROPERTY, server == null ? endpoint + ": " + noEndpoint : SERVING + endpoint);
       String serving = SERVING + endpoint;
-      AgentLog.info("resync-meter {} {}; {}", version(), serving, clientLibraries());
+      AgentLog.info("resync-meter {} {}; {}", version(), serving, parts(woven, ClassLoader.getSystemClassLoader()));
       if (attached) {
         // Not a fault: what was queued or began before has no start the agent could have seen.
         AgentLog.info(ATTACHED_LINE);
@@ -122,33 +129,36 @@ public final class ResyncMeterAgent {
   }
 
   /**
-   * On the start thread: the collector, then the weaving, then the endpoint's answers. The gate opens
-   * when the weaving is installed, or could not be: no class loading ever waits for a failed start.
-   * Before the gate opens, no advice can run; the endpoint's first answer may wait for the rest.
+   * On the start thread: the collector, then the weaving of {@code parts}, then the endpoint's answers.
+   * The gate opens when the weaving is installed, or could not be: no class loading ever waits for a
+   * failed start. Before the gate opens, no advice can run; the endpoint's first answer may wait for
+   * the rest.
    */
-  private static void weave(StartGate gate, Instrumentation instrumentation, MetricsServer server, boolean retransformLoaded) {
+  private static void weave(
+      StartGate gate, Instrumentation instrumentation, MetricsServer server, boolean retransformLoaded, List<Part> parts) {
     ResyncMetrics metrics = null;
+    Weaving weaving = null;
     try {
       metrics = new ResyncMetrics();
       // Before any class is woven: advice that runs finds the collector.
       AgentMetrics.install(metrics);
       IdentityWeakMap.startCleaning();
-      gate.whenLate(Weaving.unitSwitches());
-      Weaving.install(gate.delegatingTo(instrumentation), retransformLoaded);
-      Weaving.weaveEarlyHandlers(instrumentation, gate.activate());
+      weaving = new Weaving(parts, version());
+      gate.whenLate(weaving.unitSwitches());
+      weaving.install(gate.delegatingTo(instrumentation), retransformLoaded);
+      weaving.weaveEarlyHandlers(instrumentation, gate.activate());
     } catch (Throwable t) {
       failedToStart(t);
     } finally {
       gate.open();
     }
-    if (metrics == null) {
+    if (metrics == null || weaving == null) {
       if (server != null) {
         server.close();
       }
     } else {
       try {
-        Weaving.publishUnits(metrics);
-        Weaving.publishSystemLibraries(metrics);
+        weaving.publish(metrics);
         if (server != null) {
           server.serve(metrics);
         }
@@ -204,16 +214,18 @@ public final class ResyncMeterAgent {
     private final StartGate gate;
     private final Instrumentation instrumentation;
     private final MetricsServer server;
+    private final List<Part> parts;
 
-    Start(StartGate gate, Instrumentation instrumentation, MetricsServer server) {
+    Start(StartGate gate, Instrumentation instrumentation, MetricsServer server, List<Part> parts) {
       this.gate = gate;
       this.instrumentation = instrumentation;
       this.server = server;
+      this.parts = parts;
     }
 
     @Override
     public void run() {
-      weave(gate, instrumentation, server, false);
+      weave(gate, instrumentation, server, false, parts);
     }
   }
 
@@ -296,22 +308,54 @@ public final class ResyncMeterAgent {
     return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
 
-  /** The instrumented libraries the system class path holds, with their units, for the start line. */
-  private static String clientLibraries() {
+  /**
+   * The start line's account of the parts: each instrumented library {@code loader} holds, with its
+   * version and the names of its parts that are woven; then the parts the user disabled, by the names
+   * {@code disable=} took.
+   */
+  static String parts(List<Part> woven, ClassLoader loader) {
     List<String> found = new ArrayList<>();
-    for (Library library : Library.values()) {
-      String version = library.version(ClassLoader.getSystemClassLoader());
-      if (version != null) {
-        found.add(library.displayName() + " " + version + " (" + String.join(", ", library.units()) + ")");
+    boolean anyLibrary = false;
+    for (Library library : Parts.libraries()) {
+      String version = library.version(loader);
+      if (version == null) {
+        continue;
+      }
+      anyLibrary = true;
+      List<String> names = new ArrayList<>();
+      for (Part part : woven) {
+        if (part.library() == library) {
+          names.add(part.name());
+        }
+      }
+      if (!names.isEmpty()) {
+        found.add(library.displayName() + " " + version + " (" + String.join(", ", names) + ")");
       }
     }
-    if (found.isEmpty()) {
+    String line;
+    if (!anyLibrary) {
       // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
-      return "client-java, fabric8 and JOSDK are not on the system class path: each is instrumented when a class loader loads it";
+      line = inWords(Parts.libraries()) + " are not on the system class path: each is instrumented when a class loader loads it";
+    } else {
+      line = "instrumenting " + (found.isEmpty() ? "nothing" : String.join(", ", found));
     }
-    return "instrumenting " + String.join(", ", found);
+    List<String> disabled = new ArrayList<>();
+    for (Part part : Parts.ALL) {
+      if (!woven.contains(part)) {
+        disabled.add(part.component());
+      }
+    }
+    return disabled.isEmpty() ? line : line + "; disabled: " + String.join(", ", disabled);
   }
 
+  /** {@code client-java, fabric8 and JOSDK}. */
+  private static String inWords(List<Library> libraries) {
+    StringBuilder words = new StringBuilder();
+    for (int i = 0; i < libraries.size(); i++) {
+      words.append(i == 0 ? "" : i == libraries.size() - 1 ? " and " : ", ").append(libraries.get(i).displayName());
+    }
+    return words.toString();
+  }
 
   static String version() {
     try (InputStream in = ResyncMeterAgent.class.getResourceAsStream("version.txt")) {

@@ -19,7 +19,7 @@ import java.util.jar.JarFile;
  * <ol>
  *   <li>Building: only the start thread's own class loading and retransformations reach the weaving.
  *       A class the host loads goes by unchanged and is noted (its loader and name), except a class
- *       the units weave by name ({@link #WOVEN_BY_NAME}): its loading waits. Their advice must see
+ *       the parts weave by name ({@link #wovenByName}): its loading waits. Their advice must see
  *       every instance from its constructor on.
  *   <li>Active ({@link #activate}): every class goes to the weaving; the noted classes are handed
  *       back, so the start thread retransforms the handlers among them (a handler class the host
@@ -45,42 +45,11 @@ final class StartGate implements ClassFileTransformer {
   static final long MAX_WAIT_SECONDS = 30;
 
   /**
-   * The classes the units weave by name, as the JVM names them. {@code WovenByNameTest} checks this
-   * against the units' own matchers: a class missing here would load unwoven if the host came to it
-   * before the weaving was ready.
+   * The classes the parts being woven weave by name, as the JVM names them ({@link
+   * Parts#wovenByName}). {@code WovenByNameTest} checks each part's list against its own matchers: a
+   * class missing there would load unwoven if the host came to it before the weaving was ready.
    */
-  static final Set<String> WOVEN_BY_NAME =
-      Set.of(
-          "io/kubernetes/client/informer/impl/DefaultSharedIndexInformer",
-          "io/kubernetes/client/informer/cache/ProcessorListener",
-          "io/kubernetes/client/informer/cache/ProcessorListener$UpdateNotification",
-          "io/kubernetes/client/informer/cache/SharedProcessor",
-          "io/kubernetes/client/informer/cache/DeltaFIFO",
-          "io/kubernetes/client/informer/cache/ReflectorRunnable",
-          "io/kubernetes/client/extended/workqueue/DefaultWorkQueue",
-          "io/kubernetes/client/extended/workqueue/DefaultDelayingQueue",
-          "io/kubernetes/client/extended/workqueue/DefaultRateLimitingQueue",
-          "io/kubernetes/client/extended/controller/DefaultControllerWatch",
-          "io/kubernetes/client/extended/controller/DefaultController",
-          "io/kubernetes/client/extended/controller/reconciler/Result",
-          "io/kubernetes/client/openapi/ApiClient",
-          "okhttp3/internal/connection/RealCall",
-          "io/fabric8/kubernetes/client/informers/impl/DefaultSharedIndexInformer",
-          "io/fabric8/kubernetes/client/jdkhttp/JdkHttpClientImpl",
-          "io/fabric8/kubernetes/client/okhttp/OkHttpClientImpl",
-          "io/fabric8/kubernetes/client/vertx/VertxHttpClient",
-          "io/fabric8/kubernetes/client/vertx5/Vertx5HttpClient",
-          "io/fabric8/kubernetes/client/jetty/JettyHttpClient",
-          "io/fabric8/kubernetes/client/dsl/internal/OperationSupport",
-          "io/fabric8/kubernetes/client/informers/impl/cache/SharedProcessor",
-          "io/fabric8/kubernetes/client/informers/impl/cache/ProcessorListener",
-          "io/fabric8/kubernetes/client/informers/impl/cache/ProcessorStore",
-          "io/fabric8/kubernetes/client/informers/impl/cache/Reflector$ReflectorWatcher",
-          "io/javaoperatorsdk/operator/processing/Controller",
-          "io/javaoperatorsdk/operator/processing/event/EventProcessor",
-          "io/javaoperatorsdk/operator/processing/event/EventProcessor$ReconcilerExecutor",
-          "io/javaoperatorsdk/operator/processing/event/ResourceState",
-          "io/javaoperatorsdk/operator/processing/event/source/timer/TimerEventSource$EventProducerTimeTask");
+  private final Set<String> wovenByName;
 
   private static final String[] NEVER_NOTED = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "dev/resyncmeter/agent/", "dev/resyncmeter/collector/"};
 
@@ -92,6 +61,11 @@ final class StartGate implements ClassFileTransformer {
   private volatile ClassFileTransformer weaving;
   private volatile Thread starter;
   private volatile List<UnitSwitch> unitsToTurnOffWhenLate = List.of();
+
+  /** A gate that holds back the loading of {@code wovenByName} (JVM names) until it opens. */
+  StartGate(Set<String> wovenByName) {
+    this.wovenByName = Set.copyOf(wovenByName);
+  }
 
   /** A class that loaded unchanged while the weaving was being built. */
   static final class Passed {
@@ -177,7 +151,7 @@ final class StartGate implements ClassFileTransformer {
       return weaving;
     }
     if (opened.getCount() != 0 && classBeingRedefined == null && loader != null && className != null) {
-      if (WOVEN_BY_NAME.contains(className)) {
+      if (wovenByName.contains(className)) {
         awaitOpen();
       } else if (!active && note(loader, className)) {
         return null;

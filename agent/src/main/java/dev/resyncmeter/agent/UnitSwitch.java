@@ -3,7 +3,8 @@ package dev.resyncmeter.agent;
 /**
  * Whether one instrumentation unit is working. Every bridge call of the unit starts by asking
  * {@link #on()}. A unit that meets a library class it does not recognise switches off as a whole,
- * with one warning line: half an instrumentation would export wrong counts, none exports none.
+ * with one warning line: half an instrumentation would export wrong counts, none exports none. A unit
+ * the user turned off ({@code disable=}) is off from the start, and quietly: that is no fault.
  */
 public final class UnitSwitch {
 
@@ -16,6 +17,7 @@ public final class UnitSwitch {
   private final String component;
   private final Runnable whenTurnedOff;
   private volatile boolean off;
+  private volatile boolean disabled;
 
   /** {@code unit} names it in words, {@code component} in metrics ({@code clientjava-informer}). */
   public UnitSwitch(String unit, String component) {
@@ -49,9 +51,14 @@ public final class UnitSwitch {
     return !off;
   }
 
-  /** Whether the unit was switched off; never throws (for the weaving, not for bridge calls). */
+  /** Whether the unit was switched off or disabled; never throws (for the weaving, not for bridge calls). */
   public boolean isOff() {
     return off;
+  }
+
+  /** Whether the user turned the unit off: it is not woven, and is no fault. */
+  public boolean isDisabled() {
+    return disabled;
   }
 
   /**
@@ -61,6 +68,21 @@ public final class UnitSwitch {
   public synchronized void ifOn(Runnable action) {
     if (!off) {
       action.run();
+    }
+  }
+
+  /**
+   * Turns the unit off before anything is woven, as the user asked: no line, no fault. What the other
+   * units learn from this one is told as lost at once, as when it switches itself off.
+   */
+  void disable() {
+    synchronized (this) {
+      if (off) {
+        return;
+      }
+      off = true;
+      disabled = true;
+      whenTurnedOff.run();
     }
   }
 

@@ -1,12 +1,5 @@
 package dev.resyncmeter.agent;
 
-import dev.resyncmeter.agent.clientjava.controller.ControllerInstrumentation;
-import dev.resyncmeter.agent.clientjava.informer.InformerInstrumentation;
-import dev.resyncmeter.agent.clientjava.request.RequestInstrumentation;
-import dev.resyncmeter.agent.clientjava.workqueue.WorkQueueInstrumentation;
-import dev.resyncmeter.agent.fabric8.Fabric8Instrumentation;
-import dev.resyncmeter.agent.fabric8.request.Fabric8RequestInstrumentation;
-import dev.resyncmeter.agent.josdk.JosdkInstrumentation;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -15,7 +8,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
@@ -25,51 +17,58 @@ import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * Everything of ByteBuddy's: the instrumentation units and the transformer that weaves them. Only the
- * agent's start thread loads this class, so {@code premain} itself loads none of ByteBuddy.
+ * Everything of ByteBuddy's: the weaving of the parts to instrument, and the transformer that weaves
+ * them. Only the agent's start thread loads this class, so {@code premain} itself loads none of
+ * ByteBuddy.
  */
 final class Weaving {
-
-  /** The handler interfaces of the instrumented libraries: their implementations are woven wherever they are. */
-  private static final List<String> RESOURCE_EVENT_HANDLERS =
-      List.of("io.kubernetes.client.informer.ResourceEventHandler", Fabric8Instrumentation.RESOURCE_EVENT_HANDLER);
-
-  /** Each library's units, in the order of {@link Library}. */
-  static final Map<Library, List<InstrumentationUnit>> UNITS =
-      Map.of(
-          Library.CLIENT_JAVA, List.of(new InformerInstrumentation(), new WorkQueueInstrumentation(), new ControllerInstrumentation(), new RequestInstrumentation()),
-          Library.FABRIC8, List.of(new Fabric8Instrumentation(), new Fabric8RequestInstrumentation()),
-          Library.JOSDK, List.of(new JosdkInstrumentation()));
-
-  static List<InstrumentationUnit> allUnits() {
-    List<InstrumentationUnit> all = new ArrayList<>();
-    for (Library library : Library.values()) {
-      all.addAll(UNITS.get(library));
-    }
-    return all;
-  }
 
   static final int RETRANSFORM_BATCH = 20;
   static final long RETRANSFORM_PAUSE_MILLIS = 20;
 
-  private Weaving() {}
+  /** The parts to weave: every part but those the user disabled. */
+  private final List<Part> parts;
+  /** The agent's version, for {@code resync_meter_info}. */
+  private final String agentVersion;
+  /** The handler interfaces of those parts: their implementations are woven wherever they are. */
+  private final List<String> handlerInterfaces = new ArrayList<>();
 
-  /** Exports whether each unit counts ({@code resync_meter_instrumentation_active}). */
-  static void publishUnits(ResyncMetrics metrics) {
-    for (InstrumentationUnit unit : allUnits()) {
-      UnitSwitch unitSwitch = unit.unitSwitch();
-      metrics.instrumentation(unitSwitch.component(), () -> !unitSwitch.isOff());
+  Weaving(List<Part> parts, String agentVersion) {
+    this.parts = List.copyOf(parts);
+    this.agentVersion = agentVersion;
+    for (Part part : parts) {
+      if (part.handlerInterface() != null && !handlerInterfaces.contains(part.handlerInterface())) {
+        handlerInterfaces.add(part.handlerInterface());
+      }
     }
   }
 
   /**
-   * Installs the units on {@code instrumentation}. With {@code retransformLoaded}, the matching classes
-   * already loaded are woven too (attached to a running JVM: all of them); without, the start weaves
-   * the few that matter itself ({@link #weaveEarlyHandlers}), and no pass over every loaded class is
-   * made.
+   * Exports whether each woven part counts ({@code resync_meter_instrumentation_active}), and
+   * {@code resync_meter_info} for each instrumented library the system class path holds. A disabled
+   * part has no series: it is not woven, and 0 would say that it switched itself off.
    */
-  static void install(Instrumentation instrumentation, boolean retransformLoaded) {
-    // premain switched off Nexus and Unsafe class injection before (ResyncMeterAgent.disableUnsafeProbes).
+  void publish(ResyncMetrics metrics) {
+    for (Part part : parts) {
+      UnitSwitch unitSwitch = part.unitSwitch();
+      metrics.instrumentation(unitSwitch.component(), () -> !unitSwitch.isOff());
+    }
+    for (Library library : Parts.libraries()) {
+      String version = library.version(ClassLoader.getSystemClassLoader());
+      if (version != null) {
+        FaultListener.publishInfo(metrics, library, version, agentVersion);
+      }
+    }
+  }
+
+  /**
+   * Installs the parts' weaving on {@code instrumentation}. With {@code retransformLoaded}, the matching
+   * classes already loaded are woven too (attached to a running JVM: all of them); without, the start
+   * weaves the few that matter itself ({@link #weaveEarlyHandlers}), and no pass over every loaded
+   * class is made.
+   */
+  void install(Instrumentation instrumentation, boolean retransformLoaded) throws ReflectiveOperationException {
+    // premain switched off Nexus and Unsafe class injection before (see its disableUnsafeProbes).
     // Advice rewrites only methods a class declares, so no method graph of its super types is needed;
     // building one reads every interface's class file, and another agent's injected interfaces
     // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class.
@@ -79,7 +78,7 @@ final class Weaving {
             // Advice that a retransformation can weave, too (the early handlers, a JVM attached to).
             .disableClassFormatChanges()
             .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-            .with(new FaultListener())
+            .with(new FaultListener(agentVersion))
             // By name only: a check of the class's modifiers (isSynthetic, say) would parse the class
             // file of every class the host loads, in every class loader.
             .ignore(IGNORED);
@@ -95,88 +94,89 @@ final class Weaving {
               .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
               .with(AgentBuilder.RedefinitionStrategy.Listener.Pausing.of(RETRANSFORM_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));
     }
-    for (InstrumentationUnit unit : allUnits()) {
-      builder = unit.install(builder);
+    for (Part part : parts) {
+      builder = part.weaving().install(builder);
     }
     builder.installOn(instrumentation);
   }
 
   /**
    * Classes no unit could match, told by name alone, so without reading a class file: the JDK's, the
-   * agent's own, client-java's generated API and model classes, and libraries that never hold an
-   * informer's handler (client-java's own dependencies among them). Not client-java's informer, util
-   * or extended packages, no framework that builds on client-java (Spring Cloud Kubernetes has
-   * handlers), and nothing of the host's own.
+   * agent's own, the packages each library declares free of handlers (generated API and model classes,
+   * its own dependencies), and libraries that never hold an informer's handler; but never a class a
+   * part weaves by name. Not client-java's informer, util or extended packages, no framework that
+   * builds on client-java (Spring Cloud Kubernetes has handlers), and nothing of the host's own.
    */
-  static final NamePrefixes IGNORED =
-      new NamePrefixes(
-          // the two classes of these packages that a unit weaves: client-java's API client and OkHttp's call
-          List.of(RequestInstrumentation.API_CLIENT, RequestInstrumentation.REAL_CALL),
-          "java.",
-          "javax.",
-          "jdk.",
-          "sun.",
-          "com.sun.",
-          "dev.resyncmeter.agent.",
-          "dev.resyncmeter.collector.",
-          // thousands of generated models and API classes, none of them a handler
-          "io.kubernetes.client.openapi.",
-          "io.kubernetes.client.proto.",
-          "io.kubernetes.client.custom.",
-          // thousands of fabric8 model classes, none of them a handler
-          "io.fabric8.kubernetes.api.model.",
-          // client-java's own dependencies
-          "okhttp3.",
-          "okio.",
-          "kotlin.",
-          "kotlinx.",
-          "com.google.gson.",
-          "io.gsonfire.",
-          "com.google.protobuf.",
-          "org.apache.commons.",
-          "org.bouncycastle.",
-          "org.jose4j.",
-          "org.yaml.snakeyaml.",
-          "io.prometheus.",
-          "io.github.bucket4j.",
-          "com.github.benmanes.caffeine.",
-          "io.swagger.",
-          "com.fasterxml.jackson.",
-          "org.slf4j.",
-          // other libraries a controller's class path often holds
-          "net.bytebuddy.",
-          "io.micrometer.",
-          "com.google.common.",
-          "com.google.errorprone.",
-          "com.google.thirdparty.",
-          "org.checkerframework.",
-          "org.jetbrains.annotations.",
-          "jakarta.",
-          "ch.qos.logback.",
-          "org.apache.logging.log4j.",
-          "io.netty.",
-          "io.vertx.",
-          "tools.jackson.",
-          "scala.",
-          "groovy.",
-          "org.codehaus.groovy.");
+  static final NamePrefixes IGNORED = ignored();
+
+  private static NamePrefixes ignored() {
+    List<String> prefixes =
+        new ArrayList<>(
+            List.of(
+                "java.",
+                "javax.",
+                "jdk.",
+                "sun.",
+                "com.sun.",
+                "dev.resyncmeter.agent.",
+                "dev.resyncmeter.collector.",
+                // other libraries a controller's class path often holds
+                "net.bytebuddy.",
+                "io.micrometer.",
+                "com.google.common.",
+                "com.google.errorprone.",
+                "com.google.thirdparty.",
+                "org.checkerframework.",
+                "org.jetbrains.annotations.",
+                "jakarta.",
+                "ch.qos.logback.",
+                "org.apache.logging.log4j.",
+                "io.netty.",
+                "io.vertx.",
+                "tools.jackson.",
+                "scala.",
+                "groovy.",
+                "org.codehaus.groovy."));
+    for (Library library : Parts.libraries()) {
+      for (String prefix : library.ignoredPackages()) {
+        if (!prefixes.contains(prefix)) {
+          prefixes.add(prefix);
+        }
+      }
+    }
+    NamePrefixes ignored = new NamePrefixes(Set.of(), prefixes.toArray(new String[0]));
+    // the classes of these packages that a part weaves by name: client-java's API client and OkHttp's call
+    Set<String> except = new HashSet<>();
+    for (Part part : Parts.ALL) {
+      for (String name : part.wovenByName()) {
+        if (ignored.startsWithAny(name)) {
+          except.add(name);
+        }
+      }
+    }
+    return new NamePrefixes(except, prefixes.toArray(new String[0]));
+  }
 
   /** Matches a type whose name starts with one of the prefixes; reads nothing but the name. */
   static final class NamePrefixes extends ElementMatcher.Junction.AbstractBase<TypeDescription> {
-    private final List<String> except;
+    private final Set<String> except;
     private final String[] prefixes;
 
-    NamePrefixes(List<String> except, String... prefixes) {
-      this.except = except;
+    NamePrefixes(Set<String> except, String... prefixes) {
+      this.except = Set.copyOf(except);
       this.prefixes = prefixes;
     }
 
     @Override
     public boolean matches(TypeDescription type) {
-      String name = type.getName();
-      if (except.contains(name)) {
-        return false;
-      }
+      return ignores(type.getName());
+    }
+
+    boolean ignores(String name) {
+      return !except.contains(name) && startsWithAny(name);
+    }
+
+    boolean startsWithAny(String name) {
       for (String prefix : prefixes) {
         if (name.startsWith(prefix)) {
           return true;
@@ -191,11 +191,11 @@ final class Weaving {
     }
   }
 
-  /** The units' switches (for the start gate: a start too late switches them off). */
-  static List<UnitSwitch> unitSwitches() {
+  /** The switches of the parts woven (for the start gate: a start too late switches them off). */
+  List<UnitSwitch> unitSwitches() {
     List<UnitSwitch> switches = new ArrayList<>();
-    for (InstrumentationUnit unit : allUnits()) {
-      switches.add(unit.unitSwitch());
+    for (Part part : parts) {
+      switches.add(part.unitSwitch());
     }
     return switches;
   }
@@ -205,7 +205,7 @@ final class Weaving {
    * installation's own retransformation may have missed the last of them): they are retransformed
    * now, before any informer class loads. A class still being defined is waited for, briefly.
    */
-  static void weaveEarlyHandlers(Instrumentation instrumentation, List<StartGate.Passed> passed) {
+  void weaveEarlyHandlers(Instrumentation instrumentation, List<StartGate.Passed> passed) {
     Map<ClassLoader, Set<String>> wanted = new IdentityHashMap<>();
     for (StartGate.Passed type : passed) {
       wanted.computeIfAbsent(type.loader, loader -> new HashSet<>()).add(type.name.replace('/', '.'));
@@ -236,12 +236,12 @@ final class Weaving {
     }
   }
 
-  /** Whether a loaded class has a library's handler interface among its super types (by name). */
-  static boolean reachesHandler(Class<?> type) {
+  /** Whether a loaded class has a woven part's handler interface among its super types (by name). */
+  boolean reachesHandler(Class<?> type) {
     if (type == null || type.getName().startsWith("java.")) {
       return false;
     }
-    if (RESOURCE_EVENT_HANDLERS.contains(type.getName())) {
+    if (handlerInterfaces.contains(type.getName())) {
       return true;
     }
     if (reachesHandler(type.getSuperclass())) {
@@ -263,30 +263,26 @@ final class Weaving {
     }
   }
 
-  /** Publishes {@code resync_meter_info} for each instrumented library the system class path holds. */
-  static void publishSystemLibraries(ResyncMetrics metrics) {
-    for (Library library : Library.values()) {
-      String version = library.version(ClassLoader.getSystemClassLoader());
-      if (version != null) {
-        FaultListener.publishInfo(metrics, library, version);
-      }
-    }
-  }
-
   /**
    * Counts and reports instrumentation faults, and publishes {@code resync_meter_info} when a class of
    * a library is first woven (the library may sit in a loader the agent saw only now).
    */
   static final class FaultListener extends AgentBuilder.Listener.Adapter {
-    private static final Set<Library> INFO_PUBLISHED = java.util.EnumSet.noneOf(Library.class);
+    private static final Set<Library> INFO_PUBLISHED = new HashSet<>();
 
-    static void publishInfo(ResyncMetrics metrics, Library library, String version) {
+    private final String agentVersion;
+
+    FaultListener(String agentVersion) {
+      this.agentVersion = agentVersion;
+    }
+
+    static void publishInfo(ResyncMetrics metrics, Library library, String version, String agentVersion) {
       synchronized (INFO_PUBLISHED) {
         if (!INFO_PUBLISHED.add(library)) {
           return;
         }
       }
-      metrics.info(ResyncMeterAgent.version(), library.label(), version);
+      metrics.info(agentVersion, library.label(), version);
     }
 
     private static boolean published(Library library) {
@@ -298,12 +294,12 @@ final class Weaving {
     @Override
     public void onTransformation(
         TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded, DynamicType dynamicType) {
-      Library library = Library.ofWovenClass(type.getName());
+      Library library = Parts.libraryWeaving(type.getName());
       if (library != null && !published(library)) {
         String version = library.version(loader);
         ResyncMetrics metrics = AgentMetrics.get();
         if (version != null && metrics != null) {
-          publishInfo(metrics, library, version);
+          publishInfo(metrics, library, version, agentVersion);
         }
       }
     }

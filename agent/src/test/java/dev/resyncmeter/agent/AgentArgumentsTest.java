@@ -74,7 +74,7 @@ class AgentArgumentsTest {
     assertThat(strays.port()).isZero();
     assertThat(strays.problems())
         .containsExactly(
-            "malformed agent argument '=': expected key=value with key one of [host, port]; ignored",
+            "malformed agent argument '=': expected key=value with key one of [host, port, disable]; ignored",
             "empty agent argument (stray ',') in '=,,port=0'; ignored");
     assertThat(AgentArguments.parse("port=x,port=x", Map.of()).problems()).singleElement().asString().startsWith("bad value for agent argument port 'x'");
   }
@@ -85,11 +85,11 @@ class AgentArgumentsTest {
     assertThat(args.problems())
         .containsExactly(
             "bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port); using 9464",
-            "unknown agent argument 'bogus' (known: host, port); ignored");
+            "unknown agent argument 'bogus' (known: host, port, disable); ignored");
     assertThat(args.whatWasWrong())
         .containsExactly(
             "bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port)",
-            "unknown agent argument 'bogus' (known: host, port)");
+            "unknown agent argument 'bogus' (known: host, port, disable)");
     assertThat(AgentArguments.parse("host=127.0.0.1,port=0", Map.of()).whatWasWrong()).isEmpty();
   }
 
@@ -97,6 +97,59 @@ class AgentArgumentsTest {
   void aBadEnvironmentValueNamesTheVariable() {
     AgentArguments args = AgentArguments.parse(null, Map.of("RESYNC_METER_PORT", "x"));
     assertThat(args.problems()).singleElement().asString().startsWith("bad value for environment variable RESYNC_METER_PORT 'x'");
+  }
+
+  private static final String PARTS =
+      "(parts: clientjava-informer, clientjava-workqueue, clientjava-controller, clientjava-requests, fabric8-informer, fabric8-requests, josdk-reconciler)";
+
+  @Test
+  void nothingIsDisabledUnlessAsked() {
+    assertThat(AgentArguments.parse(null, Map.of()).disabled()).isEmpty();
+    assertThat(AgentArguments.parse("port=0", Map.of()).disabled()).isEmpty();
+  }
+
+  @Test
+  void disableTakesPartsJoinedWithPlusBesideTheOtherArguments() {
+    AgentArguments args = AgentArguments.parse("port=0,disable=fabric8-requests+ClientJava-Workqueue ,host=127.0.0.1", Map.of());
+    assertThat(args.disabled()).containsExactlyInAnyOrder("fabric8-requests", "clientjava-workqueue");
+    assertThat(args.port()).isZero();
+    assertThat(args.host()).isEqualTo("127.0.0.1");
+    assertThat(args.problems()).isEmpty();
+  }
+
+  @Test
+  void anUnknownPartIsOneLineNamingItAndTheOthersAreStillDisabled() {
+    AgentArguments args = AgentArguments.parse("disable=fabric8-request+josdk-reconciler", Map.of());
+    assertThat(args.disabled()).containsExactly("josdk-reconciler");
+    assertThat(args.problems()).containsExactly("unknown part 'fabric8-request' in agent argument disable " + PARTS + "; ignored");
+  }
+
+  @Test
+  void aCommaEndsTheArgumentAndThePartAfterItIsNamedWithTheSeparatorToUse() {
+    AgentArguments args = AgentArguments.parse("disable=fabric8-requests,josdk-reconciler", Map.of());
+    assertThat(args.disabled()).containsExactly("fabric8-requests");
+    assertThat(args.problems())
+        .containsExactly(
+            "malformed agent argument 'josdk-reconciler': expected key=value with key one of [host, port, disable]"
+                + " (parts to disable are joined with '+': disable=a+b); ignored");
+  }
+
+  @Test
+  void theEnvironmentVariableTakesPlusOrCommaAndAnArgumentReplacesItsList() {
+    Map<String, String> env = Map.of("RESYNC_METER_DISABLE", "fabric8-requests, josdk-reconciler+clientjava-requests");
+    assertThat(AgentArguments.parse(null, env).disabled()).containsExactlyInAnyOrder("fabric8-requests", "josdk-reconciler", "clientjava-requests");
+    assertThat(AgentArguments.parse("disable=fabric8-informer", env).disabled()).containsExactly("fabric8-informer");
+    assertThat(AgentArguments.parse("disable=", env).disabled()).as("an empty argument turns the variable's list off").isEmpty();
+    assertThat(AgentArguments.parse("disable=", env).problems()).isEmpty();
+    assertThat(AgentArguments.parse(null, Map.of("RESYNC_METER_DISABLE", "nope")).problems())
+        .containsExactly("unknown part 'nope' in environment variable RESYNC_METER_DISABLE " + PARTS + "; ignored");
+  }
+
+  @Test
+  void eachUnknownPartIsItsOwnLineAndEmptyNamesAreNothing() {
+    AgentArguments args = AgentArguments.parse("disable=+a++b+", Map.of());
+    assertThat(args.disabled()).isEmpty();
+    assertThat(args.problems()).hasSize(2).allMatch(p -> p.startsWith("unknown part '"));
   }
 
   @Test

@@ -67,7 +67,7 @@ class EarlyHandlersTest {
     List<Class<?>> retransformed = new ArrayList<>();
     int[] lookups = {0};
     Instrumentation jvm = jvm(retransformed, lookups, String.class, SubclassedHandler.class, BaseHandler.class, SpecialHandler.class, Thread.class, EarlyHandlersTest.class);
-    Weaving.weaveEarlyHandlers(
+    new Weaving(Parts.ALL, "test").weaveEarlyHandlers(
         jvm, List.of(passed(EarlyHandlersTest.class), passed(SubclassedHandler.class), passed(BaseHandler.class), passed(SpecialHandler.class)));
     assertThat(retransformed).as("classes, not interfaces, reaching the handler interface").containsExactly(SubclassedHandler.class, BaseHandler.class);
     assertThat(lookups[0]).as("all found at the first look").isEqualTo(1);
@@ -79,7 +79,7 @@ class EarlyHandlersTest {
     int[] lookups = {0};
     Instrumentation jvm = jvm(retransformed, lookups, SubclassedHandler.class);
     long start = System.nanoTime();
-    Weaving.weaveEarlyHandlers(jvm, List.of(passed(SubclassedHandler.class), new StartGate.Passed(LOADER, "com/example/NeverDefined")));
+    new Weaving(Parts.ALL, "test").weaveEarlyHandlers(jvm, List.of(passed(SubclassedHandler.class), new StartGate.Passed(LOADER, "com/example/NeverDefined")));
     assertThat(retransformed).containsExactly(SubclassedHandler.class);
     assertThat(lookups[0]).isEqualTo(20);
     assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
@@ -90,7 +90,7 @@ class EarlyHandlersTest {
     List<Class<?>> retransformed = new ArrayList<>();
     int[] lookups = {0};
     ClassLoader other = new ClassLoader(LOADER) {};
-    Weaving.weaveEarlyHandlers(
+    new Weaving(Parts.ALL, "test").weaveEarlyHandlers(
         jvm(retransformed, lookups, SubclassedHandler.class), List.of(new StartGate.Passed(other, SubclassedHandler.class.getName().replace('.', '/'))));
     assertThat(retransformed).isEmpty();
   }

@@ -32,9 +32,22 @@ class StartGateTest {
 
   @Test
   void onlyTheClassesWovenByNameWait() {
-    assertThat(StartGate.WOVEN_BY_NAME)
+    assertThat(Parts.wovenByName(Parts.ALL))
         .contains("io/kubernetes/client/informer/cache/ProcessorListener", "io/kubernetes/client/extended/workqueue/DefaultWorkQueue")
         .doesNotContain("io/kubernetes/client/informer/SharedInformerFactory", "io/kubernetes/client/informer/ResourceEventHandler");
+  }
+
+  @Test
+  void theClassesOfADisabledPartDoNotWait() throws Exception {
+    StartGate gate = new StartGate(Parts.wovenByName(Parts.without(java.util.Set.of("clientjava-workqueue"))));
+    byte[] aClass = classFile(StartGate.class);
+    assertThat(load(gate, "io/kubernetes/client/extended/workqueue/DefaultWorkQueue", aClass).get(10, TimeUnit.SECONDS))
+        .as("a class only the disabled part weaves loads at once, unwoven")
+        .isNull();
+    CompletableFuture<byte[]> listener = load(gate, "io/kubernetes/client/informer/cache/ProcessorListener", aClass);
+    assertThat(waitBriefly(listener)).as("the other parts' classes still wait").isFalse();
+    gate.open();
+    listener.get(10, TimeUnit.SECONDS);
   }
 
   /** A weaving that answers {@link #WOVEN} for every class and records what it was given. */
@@ -85,7 +98,7 @@ class StartGateTest {
 
   @Test
   void aClientJavaClassWaitsUntilTheGateOpensAndIsWovenThen() throws Exception {
-    StartGate gate = new StartGate();
+    StartGate gate = new StartGate(Parts.wovenByName(Parts.ALL));
     List<Object> registered = new ArrayList<>();
     byte[] aClass = classFile(StartGate.class);
     CompletableFuture<byte[]> listener = load(gate, "io/kubernetes/client/informer/cache/ProcessorListener", aClass);
@@ -105,7 +118,7 @@ class StartGateTest {
 
   @Test
   void untilActiveOtherClassesGoByUnchangedAndAreNoted() throws Exception {
-    StartGate gate = new StartGate();
+    StartGate gate = new StartGate(Parts.wovenByName(Parts.ALL));
     RecordingWeaving weaving = new RecordingWeaving();
     gate.delegatingTo(jvm(new ArrayList<>())).addTransformer(weaving, true);
     byte[] aClass = classFile(StartGate.class);
@@ -133,7 +146,7 @@ class StartGateTest {
 
   @Test
   void theStartThreadIsWovenAtOnceAndNeverWaitsForItself() throws Exception {
-    StartGate gate = new StartGate();
+    StartGate gate = new StartGate(Parts.wovenByName(Parts.ALL));
     gate.startedBy(Thread.currentThread());
     byte[] aClass = classFile(StartGate.class);
     assertThat(gate.transform(null, LOADER, "io/kubernetes/client/informer/cache/DeltaFIFO", null, null, aClass)).isNull();
@@ -146,7 +159,7 @@ class StartGateTest {
 
   @Test
   void aFailedStartOpensTheGateAndClassesLoadUnwoven() throws Exception {
-    StartGate gate = new StartGate();
+    StartGate gate = new StartGate(Parts.wovenByName(Parts.ALL));
     CompletableFuture<byte[]> informer = load(gate, "io/kubernetes/client/informer/impl/DefaultSharedIndexInformer", classFile(StartGate.class));
     gate.open();
     assertThat(informer.get(10, TimeUnit.SECONDS)).isNull();

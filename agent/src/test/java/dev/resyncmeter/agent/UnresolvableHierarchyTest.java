@@ -34,12 +34,12 @@ class UnresolvableHierarchyTest {
   private ClassFileTransformer weaving;
 
   @BeforeEach
-  void installTheWeaving() {
+  void installTheWeaving() throws Exception {
     assertThat(LibraryPresence.CLIENT_JAVA_HANDLER.matches(LOADER)).as("the test's loader sees client-java").isTrue();
     metrics = new ResyncMetrics();
     AgentMetrics.install(metrics);
     List<ClassFileTransformer> registered = new ArrayList<>();
-    Weaving.install(instrumentationRecording(registered), true);
+    new Weaving(Parts.ALL, "test").install(instrumentationRecording(registered), true);
     assertThat(registered).hasSize(1);
     weaving = registered.get(0);
   }
@@ -86,8 +86,8 @@ class UnresolvableHierarchyTest {
 
   private void assertNoFault() {
     assertThat(metrics.registry().find("resync.meter.errors").counters()).as("faults counted").isEmpty();
-    for (InstrumentationUnit unit : Weaving.allUnits()) {
-      assertThat(unit.unitSwitch().isOff()).as(unit.name() + " switched off").isFalse();
+    for (Part part : Parts.ALL) {
+      assertThat(part.unitSwitch().isOff()).as(part + " switched off").isFalse();
     }
   }
 

@@ -13,16 +13,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The start gate makes exactly the classes the units weave by name wait for the weaving: the real
- * weaving is run over every class of client-java, client-java-extended, fabric8's client and JOSDK,
- * and what it weaves that is no handler must be {@link StartGate#WOVEN_BY_NAME}, all of it.
+ * Each part's list of classes woven by name is exactly what its weaving weaves that is no handler, so
+ * the start gate holds back exactly those: the real weaving is run over every class of client-java,
+ * client-java-extended, fabric8's client and JOSDK, first of every part together, then of each part
+ * alone over what they wove.
  */
 class WovenByNameTest {
 
@@ -32,33 +35,43 @@ class WovenByNameTest {
     return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 
-  @Test
-  void theGatesListIsWhatTheUnitsWeaveByName() throws Exception {
+  /** The transformer that the weaving of {@code parts} installs. */
+  private static ClassFileTransformer weavingOf(List<Part> parts) throws Exception {
     List<ClassFileTransformer> registered = new ArrayList<>();
-    Weaving.install(
-        (Instrumentation)
-            Proxy.newProxyInstance(
-                LOADER,
-                new Class<?>[] {Instrumentation.class},
-                (proxy, method, args) -> {
-                  switch (method.getName()) {
-                    case "addTransformer" -> registered.add((ClassFileTransformer) args[0]);
-                    case "isRetransformClassesSupported" -> {
-                      return true;
-                    }
-                    case "getAllLoadedClasses" -> {
-                      return new Class<?>[0];
-                    }
-                    default -> {
-                      // nothing else is needed to install
-                    }
-                  }
-                  return method.getReturnType() == boolean.class ? false : null;
-                }),
-        false);
-    ClassFileTransformer weaving = registered.get(0);
+    new Weaving(parts, "test")
+        .install(
+            (Instrumentation)
+                Proxy.newProxyInstance(
+                    LOADER,
+                    new Class<?>[] {Instrumentation.class},
+                    (proxy, method, args) -> {
+                      switch (method.getName()) {
+                        case "addTransformer" -> registered.add((ClassFileTransformer) args[0]);
+                        case "isRetransformClassesSupported" -> {
+                          return true;
+                        }
+                        case "getAllLoadedClasses" -> {
+                          return new Class<?>[0];
+                        }
+                        default -> {
+                          // nothing else is needed to install
+                        }
+                      }
+                      return method.getReturnType() == boolean.class ? false : null;
+                    }),
+            false);
+    return registered.get(0);
+  }
 
-    Set<String> wovenByName = new TreeSet<>();
+  private static boolean weaves(ClassFileTransformer weaving, String name, byte[] bytes) throws Exception {
+    return weaving.transform(LOADER.getUnnamedModule(), LOADER, name, null, null, bytes) != null;
+  }
+
+  @Test
+  void eachPartsListIsWhatItsWeavingWeavesByName() throws Exception {
+    Weaving all = new Weaving(Parts.ALL, "test");
+    ClassFileTransformer weaving = weavingOf(Parts.ALL);
+    Map<String, byte[]> wovenByName = new TreeMap<>();
     List<Path> jars =
         List.of(
             jarOf(ResourceEventHandler.class),
@@ -77,35 +90,43 @@ class WovenByNameTest {
           }
           String name = entry.substring(0, entry.length() - ".class".length());
           byte[] bytes = file.getInputStream(file.getJarEntry(entry)).readAllBytes();
-          if (weaving.transform(LOADER.getUnnamedModule(), LOADER, name, null, null, bytes) != null
-              && !Weaving.reachesHandler(Class.forName(name.replace('/', '.'), false, LOADER))) {
-            wovenByName.add(name);
+          if (weaves(weaving, name, bytes) && !all.reachesHandler(Class.forName(name.replace('/', '.'), false, LOADER))) {
+            wovenByName.put(name, bytes);
           }
         }
       }
     }
-    // fabric8's other HTTP clients are not on this class path: the gate holds them by the unit's list
-    Set<String> otherHttpClients = new TreeSet<>();
-    for (String client : dev.resyncmeter.agent.fabric8.request.Fabric8RequestInstrumentation.HTTP_CLIENTS) {
-      if (!client.equals(io.fabric8.kubernetes.client.vertx.VertxHttpClient.class.getName())) {
-        otherHttpClients.add(client.replace('.', '/'));
+    // fabric8's other HTTP clients are not on this class path: the gate holds them by the part's list
+    Set<String> notHere = new TreeSet<>();
+    for (String listed : Parts.wovenByName(Parts.ALL)) {
+      if (LOADER.getResource(listed + ".class") == null) {
+        notHere.add(listed);
       }
     }
-    wovenByName.addAll(otherHttpClients);
-    assertThat(wovenByName).containsExactlyInAnyOrderElementsOf(StartGate.WOVEN_BY_NAME);
-    for (InstrumentationUnit unit : Weaving.allUnits()) {
-      assertThat(unit.unitSwitch().isOff()).as(unit.name() + " switched off").isFalse();
-    }
-  }
+    assertThat(notHere)
+        .containsExactlyInAnyOrder(
+            "io/fabric8/kubernetes/client/jdkhttp/JdkHttpClientImpl",
+            "io/fabric8/kubernetes/client/okhttp/OkHttpClientImpl",
+            "io/fabric8/kubernetes/client/vertx5/Vertx5HttpClient",
+            "io/fabric8/kubernetes/client/jetty/JettyHttpClient");
+    Set<String> expected = new TreeSet<>(wovenByName.keySet());
+    expected.addAll(notHere);
+    assertThat(expected).containsExactlyInAnyOrderElementsOf(Parts.wovenByName(Parts.ALL));
 
-  @Test
-  void theStartLineNamesTheUnits() {
-    for (Library library : Library.values()) {
-      List<String> names = new ArrayList<>();
-      for (InstrumentationUnit unit : Weaving.UNITS.get(library)) {
-        names.add(unit.name());
+    for (Part part : Parts.ALL) {
+      ClassFileTransformer alone = weavingOf(List.of(part));
+      Set<String> itWeaves = new TreeSet<>();
+      for (Map.Entry<String, byte[]> type : wovenByName.entrySet()) {
+        if (weaves(alone, type.getKey(), type.getValue())) {
+          itWeaves.add(type.getKey());
+        }
       }
-      assertThat(library.units()).as(library.displayName()).isEqualTo(names);
+      Set<String> listed = new TreeSet<>(Parts.wovenByName(List.of(part)));
+      listed.removeAll(notHere);
+      assertThat(itWeaves).as(part + " weaves by name").containsExactlyInAnyOrderElementsOf(listed);
+    }
+    for (Part part : Parts.ALL) {
+      assertThat(part.unitSwitch().isOff()).as(part + " switched off").isFalse();
     }
   }
 }

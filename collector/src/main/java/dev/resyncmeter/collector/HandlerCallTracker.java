@@ -11,6 +11,12 @@ public final class HandlerCallTracker {
   /** Set once an instrumentation can see queue adds; until then outcomes are {@code unknown}. */
   private static volatile boolean queueAddsObservable;
 
+  /**
+   * Cleared while an informer instrumentation is off (turned off by the user, or switched off): a
+   * queue add outside every handler call the agent sees may then come from one it does not see.
+   */
+  private static volatile boolean handlerCallsObservable = true;
+
   private HandlerCallTracker() {}
 
   /** The workqueue instrumentation is active: a handler that adds nothing really dropped the update. */
@@ -25,6 +31,21 @@ public final class HandlerCallTracker {
 
   public static boolean queueAddsObservable() {
     return queueAddsObservable;
+  }
+
+  /** An informer instrumentation is off: an add outside a seen handler call is {@code unknown}, not {@code other}. */
+  public static void handlerCallsBecameUnobservable() {
+    handlerCallsObservable = false;
+  }
+
+  /** Every informer instrumentation counts (the start of a JVM; a part switched off never counts again). */
+  public static void handlerCallsBecameObservable() {
+    handlerCallsObservable = true;
+  }
+
+  /** Whether every handler call that could add to a queue is seen: then an add outside one is the application's own. */
+  public static boolean handlerCallsObservable() {
+    return handlerCallsObservable;
   }
 
   /** Opens the scope of a handler call on this thread; false when one is open already (nested). */

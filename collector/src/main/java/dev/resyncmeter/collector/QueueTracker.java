@@ -161,7 +161,8 @@ public final class QueueTracker {
       context.heldRequeued = true;
       return Trigger.REQUEUE;
     }
-    return Trigger.OTHER;
+    // the application's own add, unless an informer instrumentation is off: then a handler may have made it
+    return HandlerCallTracker.handlerCallsObservable() ? Trigger.OTHER : Trigger.UNKNOWN;
   }
 
   /**

@@ -64,6 +64,23 @@ class QueueTrackerTest {
   }
 
   @Test
+  void withAnInformerInstrumentationOffAnAddOutsideASeenHandlerCallIsUnknown() {
+    HandlerCallTracker.handlerCallsBecameUnobservable();
+    try {
+      queue.add("a");
+      addFromHandler("b", Trigger.RESYNC_NOOP);
+      assertThat(take("a")).isEqualTo(Trigger.UNKNOWN);
+      tracker.done(context, "a", false);
+      // a handler call that is seen still tells its trigger
+      assertThat(take("b")).isEqualTo(Trigger.RESYNC_NOOP);
+      assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"unknown\"}")).isEqualTo(1);
+      assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"other\"}")).isZero();
+    } finally {
+      HandlerCallTracker.handlerCallsBecameObservable();
+    }
+  }
+
+  @Test
   void triggersOfAWaitingItemMergeIntoTheStrongest() {
     addFromHandler("a", Trigger.RESYNC_NOOP);
     addFromHandler("a", Trigger.CHANGE);

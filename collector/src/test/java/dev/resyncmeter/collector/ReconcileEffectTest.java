@@ -31,6 +31,22 @@ class ReconcileEffectTest {
   }
 
   @Test
+  void withAnInstrumentationOfRequestsOffEveryReconcileIsChangedNeverWaste() {
+    ReconcileEffect.writesBecameUnobservable();
+    try {
+      assertThat(reconcile(() -> send(ApiVerb.GET))).isEqualTo(ReconcileEffect.CHANGED);
+      assertThat(reconcile(() -> {
+        context.writeBase("41");
+        send(ApiVerb.UPDATE);
+        context.writeAnswered(200, context.takeWriteBase(), "41");
+      })).isEqualTo(ReconcileEffect.CHANGED);
+    } finally {
+      ReconcileEffect.writesBecameObservable();
+    }
+    assertThat(reconcile(() -> send(ApiVerb.GET))).isEqualTo(ReconcileEffect.NONE);
+  }
+
+  @Test
   void readsAloneAreNone() {
     assertThat(reconcile(() -> {
       send(ApiVerb.GET);

@@ -29,17 +29,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
   public static final String RESOURCE_EVENT_HANDLER = PACKAGE + "ResourceEventHandler";
 
   /** Off when a class of fabric8's informer has a shape this agent does not know. */
-  static final UnitSwitch SWITCH = new UnitSwitch("fabric8 informer", Fabric8Bridge.COMPONENT);
-
-  @Override
-  public String name() {
-    return "informer";
-  }
-
-  @Override
-  public UnitSwitch unitSwitch() {
-    return SWITCH;
-  }
+  static final UnitSwitch SWITCH = Fabric8.INFORMER.unitSwitch();
 
   @Override
   public AgentBuilder install(AgentBuilder builder) {

@@ -20,17 +20,7 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.javaoperatorsdk.operator.processing.";
 
-  static final UnitSwitch SWITCH = new UnitSwitch("JOSDK reconciler", JosdkBridge.COMPONENT);
-
-  @Override
-  public String name() {
-    return "reconciler";
-  }
-
-  @Override
-  public UnitSwitch unitSwitch() {
-    return SWITCH;
-  }
+  static final UnitSwitch SWITCH = Josdk.RECONCILER.unitSwitch();
 
   @Override
   public AgentBuilder install(AgentBuilder builder) {

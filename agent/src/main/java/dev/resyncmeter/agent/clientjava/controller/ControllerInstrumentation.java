@@ -8,6 +8,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
+import dev.resyncmeter.agent.clientjava.ClientJava;
 import dev.resyncmeter.agent.clientjava.LateControllers;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -20,17 +21,7 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
   static final String RATE_LIMITING_QUEUE = "io.kubernetes.client.extended.workqueue.RateLimitingQueue";
 
   /** Off when a controller class has a shape this agent does not know. */
-  static final UnitSwitch SWITCH = new UnitSwitch("client-java controller", ControllerBridge.COMPONENT);
-
-  @Override
-  public String name() {
-    return "controller";
-  }
-
-  @Override
-  public UnitSwitch unitSwitch() {
-    return SWITCH;
-  }
+  static final UnitSwitch SWITCH = ClientJava.CONTROLLER.unitSwitch();
 
   @Override
   public AgentBuilder install(AgentBuilder builder) {

@@ -1,13 +1,16 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
 import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
 
 /**
  * Records one controller's reconciles, for its timing stand-in: the controller's meters are resolved
- * once, when the controller is built, and the trigger is the one of the item the worker holds.
+ * once, when the controller is built, and the trigger is the one of the item the worker holds; it is
+ * {@code unknown} while the workqueue part does not count (disabled, or switched off): then no item's
+ * add was seen.
  */
 public final class ReconcileTimer {
 
@@ -22,7 +25,7 @@ public final class ReconcileTimer {
    * requests sent on this thread count under it, with the trigger of the item the worker holds.
    */
   public long started(ThreadContext context) {
-    context.reconcileBegan(metrics, context.heldTrigger());
+    context.reconcileBegan(metrics, trigger(context));
     return context.reconcileStarted();
   }
 
@@ -34,8 +37,12 @@ public final class ReconcileTimer {
       return; // 0: its start failed, and counts nothing rather than something wrong
     }
     ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-    Trigger trigger = context.heldTrigger();
+    Trigger trigger = trigger(context);
     metrics.reconciled(trigger, result, nanos);
     metrics.reconcileEffect(trigger, context.takeReconcileEffect());
+  }
+
+  private static Trigger trigger(ThreadContext context) {
+    return HandlerCallTracker.queueAddsObservable() ? context.heldTrigger() : Trigger.UNKNOWN;
   }
 }

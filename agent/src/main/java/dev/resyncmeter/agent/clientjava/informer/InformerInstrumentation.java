@@ -13,6 +13,7 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.LibraryPresence;
+import dev.resyncmeter.agent.clientjava.ClientJava;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
@@ -25,17 +26,7 @@ public final class InformerInstrumentation implements InstrumentationUnit {
   static final String RESOURCE_EVENT_HANDLER = PACKAGE + "ResourceEventHandler";
 
   /** Off when a class of client-java's informer has a shape this agent does not know. */
-  static final UnitSwitch SWITCH = new UnitSwitch("client-java informer", InformerBridge.COMPONENT);
-
-  @Override
-  public String name() {
-    return "informer";
-  }
-
-  @Override
-  public UnitSwitch unitSwitch() {
-    return SWITCH;
-  }
+  static final UnitSwitch SWITCH = ClientJava.INFORMER.unitSwitch();
 
   @Override
   public AgentBuilder install(AgentBuilder builder) {

@@ -7,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
+import dev.resyncmeter.agent.clientjava.ClientJava;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
@@ -24,17 +25,7 @@ public final class RequestInstrumentation implements InstrumentationUnit {
   public static final String REAL_CALL = "okhttp3.internal.connection.RealCall";
   static final String OK_HTTP_CLIENT = "okhttp3.OkHttpClient";
 
-  static final UnitSwitch SWITCH = new UnitSwitch("client-java requests", RequestBridge.COMPONENT);
-
-  @Override
-  public String name() {
-    return "requests";
-  }
-
-  @Override
-  public UnitSwitch unitSwitch() {
-    return SWITCH;
-  }
+  static final UnitSwitch SWITCH = ClientJava.REQUESTS.unitSwitch();
 
   @Override
   public AgentBuilder install(AgentBuilder builder) {

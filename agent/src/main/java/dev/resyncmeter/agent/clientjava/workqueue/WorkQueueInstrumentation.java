@@ -8,6 +8,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
+import dev.resyncmeter.agent.clientjava.ClientJava;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import java.lang.reflect.Method;
 import java.util.concurrent.BlockingQueue;
@@ -26,9 +27,8 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.kubernetes.client.extended.workqueue.";
 
-  /** Off when a workqueue class has a shape this agent does not know; no-op outcomes then go back to unknown. */
-  static final UnitSwitch SWITCH =
-      new UnitSwitch("client-java workqueue", WorkQueueBridge.COMPONENT, HandlerCallTracker::queueAddsBecameUnobservable);
+  /** Off when a workqueue class has a shape this agent does not know; no-op outcomes and reconcile triggers then go back to unknown. */
+  static final UnitSwitch SWITCH = ClientJava.WORKQUEUE.unitSwitch();
 
   /**
    * {@code addAfter} hands a delayed add to its delaying thread with {@code waitingForAddQueue.offer(entry)}
@@ -47,16 +47,6 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  @Override
-  public String name() {
-    return "workqueue";
-  }
-
-  @Override
-  public UnitSwitch unitSwitch() {
-    return SWITCH;
   }
 
   @Override

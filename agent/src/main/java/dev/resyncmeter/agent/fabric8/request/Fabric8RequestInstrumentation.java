@@ -9,6 +9,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
+import dev.resyncmeter.agent.fabric8.Fabric8;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
@@ -33,17 +34,7 @@ public final class Fabric8RequestInstrumentation implements InstrumentationUnit 
   /** Where each write the client makes is sent and answered, on the calling thread. */
   public static final String OPERATION_SUPPORT = "io.fabric8.kubernetes.client.dsl.internal.OperationSupport";
 
-  static final UnitSwitch SWITCH = new UnitSwitch("fabric8 requests", Fabric8RequestBridge.COMPONENT);
-
-  @Override
-  public String name() {
-    return "requests";
-  }
-
-  @Override
-  public UnitSwitch unitSwitch() {
-    return SWITCH;
-  }
+  static final UnitSwitch SWITCH = Fabric8.REQUESTS.unitSwitch();
 
   @Override
   public AgentBuilder install(AgentBuilder builder) {

@@ -1,0 +1,192 @@
+package dev.resyncmeter.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.ResyncMetrics;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Every list about the parts derives from their descriptions, and the documentation lists exactly them. */
+class PartsTest {
+
+  private static final ClassLoader LOADER = PartsTest.class.getClassLoader();
+
+  private static List<String> rows(List<Part> parts) {
+    List<String> rows = new ArrayList<>();
+    for (Part part : parts) {
+      rows.add(part.component() + " | " + part.library().displayName() + " | " + part.name());
+    }
+    return rows;
+  }
+
+  @Test
+  void theNamesAreThoseMetricsAndUsersKnow() {
+    // metric labels and the start line are a public contract: a rename breaks dashboards and scripts
+    assertThat(rows(Parts.ALL))
+        .containsExactly(
+            "clientjava-informer | client-java | informer",
+            "clientjava-workqueue | client-java | workqueue",
+            "clientjava-controller | client-java | controller",
+            "clientjava-requests | client-java | requests",
+            "fabric8-informer | fabric8 | informer",
+            "fabric8-requests | fabric8 | requests",
+            "josdk-reconciler | JOSDK | reconciler");
+    assertThat(Parts.libraries()).extracting(Library::label).containsExactly("client-java", "fabric8", "josdk");
+  }
+
+  @Test
+  void eachPartsWeavingSwitchesWithThePartsSwitchWhoseWordsNameIt() throws Exception {
+    for (Part part : Parts.ALL) {
+      InstrumentationUnit weaving = part.weaving();
+      java.lang.reflect.Field field = weaving.getClass().getDeclaredField("SWITCH");
+      field.setAccessible(true);
+      assertThat(field.get(null)).as(part + "'s bridges ask its switch").isSameAs(part.unitSwitch());
+      assertThat(part.unitSwitch().unit()).isEqualTo(part.library().displayName() + " " + part.name());
+    }
+  }
+
+  @Test
+  void theStartLineNamesEachLibraryWithItsWovenParts() {
+    String version = "[^ ]+";
+    assertThat(ResyncMeterAgent.parts(Parts.ALL, LOADER))
+        .matches(
+            "instrumenting client-java " + version + " \\(informer, workqueue, controller, requests\\), fabric8 " + version
+                + " \\(informer, requests\\), JOSDK " + version + " \\(reconciler\\)");
+    assertThat(ResyncMeterAgent.parts(Parts.without(Set.of("clientjava-workqueue", "fabric8-requests")), LOADER))
+        .matches(
+            "instrumenting client-java " + version + " \\(informer, controller, requests\\), fabric8 " + version
+                + " \\(informer\\), JOSDK " + version + " \\(reconciler\\); disabled: clientjava-workqueue, fabric8-requests");
+    assertThat(ResyncMeterAgent.parts(Parts.without(Set.of("josdk-reconciler")), LOADER))
+        .as("a library all of whose parts are disabled")
+        .doesNotContain("JOSDK")
+        .endsWith("; disabled: josdk-reconciler");
+  }
+
+  @Test
+  void withoutTheLibrariesTheStartLineSaysTheyComeLater() throws IOException {
+    try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
+      assertThat(ResyncMeterAgent.parts(Parts.ALL, empty))
+          .isEqualTo("client-java, fabric8 and JOSDK are not on the system class path: each is instrumented when a class loader loads it");
+      assertThat(ResyncMeterAgent.parts(Parts.without(Set.of("fabric8-requests")), empty)).endsWith("loads it; disabled: fabric8-requests");
+    }
+  }
+
+  @Test
+  void theWeavingIgnoresTheLibrariesPackagesButNeverAClassAPartWeavesByName() {
+    for (Part part : Parts.ALL) {
+      for (String name : part.wovenByName()) {
+        assertThat(Weaving.IGNORED.ignores(name)).as(name).isFalse();
+      }
+      if (part.handlerInterface() != null) {
+        assertThat(Weaving.IGNORED.ignores(part.handlerInterface())).isFalse();
+      }
+    }
+    for (Library library : Parts.libraries()) {
+      for (String prefix : library.ignoredPackages()) {
+        assertThat(Weaving.IGNORED.ignores(prefix + "Model")).as(prefix).isTrue();
+      }
+    }
+    assertThat(Weaving.IGNORED.ignores("io.kubernetes.client.openapi.ApiClient")).isFalse();
+    assertThat(Weaving.IGNORED.ignores("io.kubernetes.client.openapi.models.V1ConfigMap")).isTrue();
+    assertThat(Weaving.IGNORED.ignores("okhttp3.internal.connection.RealCall")).isFalse();
+    assertThat(Weaving.IGNORED.ignores("okhttp3.OkHttpClient")).isTrue();
+  }
+
+  @Test
+  void aDisabledPartHasNoActiveSeriesTheOthersOne() {
+    ResyncMetrics metrics = new ResyncMetrics();
+    new Weaving(Parts.without(Set.of("fabric8-requests")), "test").publish(metrics);
+    String scrape = metrics.scrape(null).body();
+    for (Part part : Parts.ALL) {
+      String series = "resync_meter_instrumentation_active{component=\"" + part.component() + "\"}";
+      if (part.component().equals("fabric8-requests")) {
+        assertThat(scrape).doesNotContain(series);
+      } else {
+        assertThat(scrape).contains(series + " 1.0");
+      }
+    }
+  }
+
+  @Test
+  void aDisabledSwitchIsOffQuietlyAndTellsWhatIsLostOnce() {
+    AtomicInteger lost = new AtomicInteger();
+    UnitSwitch unit = new UnitSwitch("test part", "test-part", lost::incrementAndGet);
+    unit.disable();
+    assertThat(unit.on()).isFalse();
+    assertThat(unit.isOff()).isTrue();
+    assertThat(unit.isDisabled()).isTrue();
+    unit.turnOff("a layout it does not know");
+    unit.disable();
+    assertThat(lost).hasValue(1);
+    assertThat(unit.isDisabled()).as("still disabled, not switched off").isTrue();
+  }
+
+  @Test
+  void anInformerPartOffTellsTheCollectorThatHandlerCallsAreNoLongerAllSeen() {
+    try {
+      Part.Observation.HANDLER_CALLS.run();
+      assertThat(HandlerCallTracker.handlerCallsObservable()).isFalse();
+    } finally {
+      HandlerCallTracker.handlerCallsBecameObservable();
+    }
+    assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.HANDLER_CALLS).extracting(Part::component)
+        .containsExactly("clientjava-informer", "fabric8-informer");
+    assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.API_WRITES).extracting(Part::component)
+        .containsExactly("clientjava-requests", "fabric8-requests");
+    assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.QUEUE_ADDS).extracting(Part::component)
+        .containsExactly("clientjava-workqueue");
+  }
+
+  /** The table of parts in docs/host-promises.md: component, library, start line name. */
+  @Test
+  void theDocumentsTableOfPartsListsExactlyTheRegisteredParts() throws IOException {
+    List<String> table = new ArrayList<>();
+    boolean inTable = false;
+    for (String line : Files.readAllLines(docs().resolve("host-promises.md"))) {
+      if (line.startsWith("| part | library | on the start line |")) {
+        inTable = true;
+      } else if (inTable && line.startsWith("|---")) {
+        continue;
+      } else if (inTable && line.startsWith("| ")) {
+        String[] cells = line.split("\\|");
+        table.add(cell(cells[1]) + " | " + cell(cells[2]) + " | " + cell(cells[3]));
+      } else {
+        inTable = false;
+      }
+    }
+    assertThat(table).containsExactlyElementsOf(rows(Parts.ALL));
+  }
+
+  @Test
+  void theMetricTableListsEveryComponentOfTheActiveGauge() throws IOException {
+    String metrics = Files.readString(docs().resolve("metrics.md"));
+    Matcher row = Pattern.compile("\\| `resync_meter_instrumentation_active` \\| gauge \\| component=([^ |]+) \\|").matcher(metrics);
+    assertThat(row.find()).isTrue();
+    List<String> components = new ArrayList<>();
+    for (String value : row.group(1).split("/")) {
+      components.add(cell(value));
+    }
+    assertThat(components).containsExactlyElementsOf(Parts.components());
+  }
+
+  private static String cell(String text) {
+    return text.trim().replace("`", "");
+  }
+
+  private static Path docs() {
+    Path docs = Path.of("").toAbsolutePath().getParent().resolve("docs");
+    assertThat(docs.resolve("host-promises.md")).as("run from the agent module").isRegularFile();
+    return docs;
+  }
+}

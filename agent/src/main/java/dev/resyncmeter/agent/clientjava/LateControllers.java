@@ -48,8 +48,6 @@ public final class LateControllers {
 
   /** The switch of the part that counts these controllers' reconciles (client-java's controller part). */
   private static volatile UnitSwitch reconcilesSwitch;
-  /** Where a fault in counting them goes: the controller part's component. */
-  private static final String COUNTED_BY_COMPONENT = "clientjava-controller";
 
   private LateControllers() {}
 

@@ -2,6 +2,7 @@ package dev.resyncmeter.examples.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.resyncmeter.testkit.Scrape;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -46,16 +46,7 @@ public final class LateControllers {
    */
   private static final Map<Long, WeakReference<Object>> WAITING_UNSEEN = new ConcurrentHashMap<>();
 
-  /** The switch of the part that counts these controllers' reconciles (client-java's controller part). */
-  private static volatile UnitSwitch reconcilesSwitch;
-
   private LateControllers() {}
-
-  /** The controller part is woven: while {@code unit} is on, the reconciles of the controllers found here count. */
-  public static void reconcilesCountedBy(UnitSwitch unit) {
-    reconcilesSwitch = unit;
-  }
-
 
   /**
    * The name of the controller built before the attach whose workers take from {@code queue}, or
@@ -149,8 +140,8 @@ public final class LateControllers {
    */
   public static void workTaken(Object queue, ThreadContext context) {
     ControllerMetrics reconciles = reconcilesOf(queue);
-    UnitSwitch unit = reconcilesSwitch;
-    if (reconciles != null && unit != null && unit.on()) {
+    UnitSwitch unit = ClientJava.CONTROLLER.unitSwitch();
+    if (reconciles != null && unit.on()) {
       context.reconcileBegan(reconciles, context.heldTrigger());
     }
   }
@@ -161,8 +152,8 @@ public final class LateControllers {
    */
   public static void workDone(Object queue, ThreadContext context) {
     ControllerMetrics reconciles = reconcilesOf(queue);
-    UnitSwitch unit = reconcilesSwitch;
-    if (reconciles == null || unit == null) {
+    UnitSwitch unit = ClientJava.CONTROLLER.unitSwitch();
+    if (reconciles == null) {
       return;
     }
     // first: whatever happens below, no later request of this thread counts under this reconcile

@@ -9,7 +9,6 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.agent.clientjava.LateControllers;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /** client-java-extended's controller framework: which controller each builder-made handler feeds. */
@@ -25,7 +24,6 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
 
   @Override
   public AgentBuilder install(AgentBuilder builder) {
-    LateControllers.reconcilesCountedBy(SWITCH);
     return builder
         .type(named(PACKAGE + "DefaultControllerWatch"))
         .transform(

@@ -2,11 +2,13 @@ package dev.resyncmeter.bench;
 
 import dev.resyncmeter.bench.PeerAgents.Config;
 import dev.resyncmeter.bench.Results.Stats;
+import dev.resyncmeter.testkit.Jdks;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -29,7 +31,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * {@code java -jar resync-meter-bench.jar [--smoke] [--agent JAR] [--only micro|e2e|startup|heap]
+ * {@code java -jar resync-meter-bench.jar [--smoke] [--agent JAR] [--only micro|e2e|startup|soak|heap]
  * [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]}: runs the benchmarks, writes
  * {@code <results>/<yyyy-mm-dd-HHMM>[-label].json/.md} and {@code latest.json/.md}, and exits 1 when a
  * check failed (a program did not complete, exported counts differed). Targets missed never fail it.
@@ -37,7 +39,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 public final class BenchMain {
 
   static final String USAGE =
-      "usage: bench/run [--smoke] [--agent JAR] [--only micro|e2e|startup|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]";
+      "usage: bench/run [--smoke] [--agent JAR] [--only micro|e2e|startup|soak|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]";
 
   /** The JMH benchmarks, their per-op description and their ns budget (30 ns per handler call and queue operation). */
   record Micro(String method, String perOp, double budgetNs) {}
@@ -98,8 +100,8 @@ public final class BenchMain {
         default -> usage("unknown option " + args[i]);
       }
     }
-    if (only != null && !List.of("micro", "e2e", "startup", "heap").contains(only)) {
-      usage("--only takes micro, e2e, startup or heap, not " + only);
+    if (only != null && !List.of("micro", "e2e", "startup", "soak", "heap").contains(only)) {
+      usage("--only takes micro, e2e, startup, soak or heap, not " + only);
     }
     if (label != null && !label.matches("[A-Za-z0-9._-]+")) {
       usage("--label takes letters, digits, '.', '_' and '-'");
@@ -111,7 +113,7 @@ public final class BenchMain {
     Results results = new Results(meta(now, label, smoke, only, peers.agentJar(), args));
     BenchMain bench = new BenchMain(smoke, peers, results, resultsDir, name, jfr);
 
-    List<String> sections = only == null ? List.of("micro", "e2e", "startup") : List.of(only);
+    List<String> sections = only != null ? List.of(only) : smoke ? List.of("micro", "e2e", "startup") : List.of("micro", "e2e", "startup", "soak");
     for (String section : sections) {
       long start = System.nanoTime();
       System.out.println("[bench] " + section + " ...");
@@ -121,6 +123,7 @@ public final class BenchMain {
           case "e2e" -> bench.pipeline(false);
           case "heap" -> bench.pipeline(true);
           case "startup" -> bench.startup();
+          case "soak" -> bench.soak();
           default -> throw new IllegalStateException(section);
         }
       } catch (Exception e) {
@@ -341,40 +344,131 @@ public final class BenchMain {
 
   // ---- start-up --------------------------------------------------------------------------------
 
-  /** Both probes for every configuration, configurations alternating within each repetition. */
+  /** The JDKs the start-up probes run on, each by its feature version. */
+  static final List<Integer> STARTUP_JDKS = List.of(17, 25);
+  /** A start with no first reconcile by then hung: far beyond any start, even beside the OpenTelemetry agent on a loaded machine. */
+  static final Duration HUNG_AFTER = Duration.ofSeconds(90);
+
+  /**
+   * Both probes for every configuration, configurations alternating within each repetition: {@code java
+   * -version} on this JVM, the first reconcile on each of {@link #STARTUP_JDKS} found here. A first
+   * reconcile that never comes, or a warning of resync-meter's or the JVM's in a resync-meter start,
+   * fails the section's checks.
+   */
   void startup() throws Exception {
     int versionReps = smoke ? 1 : 10;
-    int reconcileReps = smoke ? 1 : 5;
+    int reconcileReps = smoke ? 1 : 10;
+    Map<String, Map<Config, List<Double>>> samples = new LinkedHashMap<>();
     Map<Config, List<Double>> version = Results.ordered();
-    Map<Config, List<Double>> reconcile = Results.ordered();
     for (int i = 0; i < versionReps; i++) {
       for (Config config : rotated(i)) {
         version.computeIfAbsent(config, k -> new ArrayList<>()).add(StartupProbe.javaVersionNanos(peers.setup(config).options()) / 1e6);
       }
     }
-    for (int i = 0; i < reconcileReps; i++) {
-      for (Config config : rotated(i)) {
-        List<String> options = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
-        options.addAll(peers.setup(config).options());
-        reconcile.computeIfAbsent(config, k -> new ArrayList<>()).add(StartupProbe.firstReconcileNanos(options) / 1e6);
-      }
-    }
-    Map<String, Map<Config, List<Double>>> samples = new LinkedHashMap<>();
     samples.put("java -version", version);
-    samples.put("first reconcile", reconcile);
+    List<String> warnings = new ArrayList<>();
+    for (int feature : STARTUP_JDKS) {
+      Path home = Jdks.find(feature);
+      if (home == null) {
+        System.out.printf("[bench]   no JDK %d (set JAVA%d_HOME): no start-up probe on Java %d%n", feature, feature, feature);
+        continue;
+      }
+      Map<Config, List<Double>> reconcile = Results.ordered();
+      for (int i = 0; i < reconcileReps; i++) {
+        for (Config config : rotated(i)) {
+          StartupProbe.Start start = StartupProbe.firstReconcile(home, probeOptions(peers.setup(config).options()), HUNG_AFTER);
+          if (start.hung()) {
+            throw new IllegalStateException("no first reconcile within " + HUNG_AFTER + " on Java " + feature + " with " + config.key + "\n" + start.transcript());
+          }
+          if (config == Config.RESYNC_METER) {
+            warnings.addAll(start.warnings());
+          }
+          reconcile.computeIfAbsent(config, k -> new ArrayList<>()).add(start.millis());
+        }
+      }
+      samples.put(firstReconcileProbe(feature), reconcile);
+    }
     Map<String, Map<Config, Stats>> probes = new LinkedHashMap<>();
     for (Map.Entry<String, Map<Config, List<Double>>> probe : samples.entrySet()) {
       Map<Config, Stats> stats = Results.ordered();
       probe.getValue().forEach((config, values) -> stats.put(config, Stats.of(values)));
       probes.put(probe.getKey(), stats);
+      for (Config config : Config.values()) {
+        System.out.printf("[bench]   start-up %s, %s: median %.0f ms%n", probe.getKey(), config.key, stats.get(config).median());
+      }
     }
-    for (Config config : Config.values()) {
-      System.out.printf(
-          "[bench]   start-up %s: java -version %.0f ms, first reconcile %.0f ms%n",
-          config.key, probes.get("java -version").get(config).median(), probes.get("first reconcile").get(config).median());
-    }
-    results.check("start-up probes completed", true, versionReps + " x java -version, " + reconcileReps + " x first reconcile per configuration");
+    results.check("start-up probes completed", true, versionReps + " x java -version, " + reconcileReps + " x first reconcile per configuration and JDK");
+    results.check("no resync-meter start printed a warning", warnings.isEmpty(), warnings.isEmpty() ? "" : String.join("\n", warnings));
     results.startup(probes);
+  }
+
+  static String firstReconcileProbe(int feature) {
+    return "first reconcile (Java " + feature + ")";
+  }
+
+  /** The probe's options: its own logging quiet, then the configuration's (agents in their order). */
+  private static List<String> probeOptions(List<String> agentOptions) {
+    List<String> options = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    options.addAll(agentOptions);
+    return options;
+  }
+
+  /**
+   * Many starts of resync-meter alone and beside the OpenTelemetry agent, loaded before and after it,
+   * on each JDK, the three alternating: counts the starts that hung (no first reconcile within {@link
+   * #HUNG_AFTER}) and those that printed a warning the OpenTelemetry agent does not print alone. Not
+   * part of a smoke run.
+   */
+  void soak() throws Exception {
+    int reps = smoke ? 1 : 10;
+    List<Results.SoakRow> rows = new ArrayList<>();
+    List<String> found = new ArrayList<>();
+    for (int feature : STARTUP_JDKS) {
+      Path home = Jdks.find(feature);
+      if (home == null) {
+        System.out.printf("[bench]   no JDK %d (set JAVA%d_HOME): no soak on Java %d%n", feature, feature, feature);
+        continue;
+      }
+      List<String> otel = peers.setup(Config.OPENTELEMETRY).options();
+      // What the OpenTelemetry agent makes the JVM print by itself (appending to the boot class path,
+      // it has the JVM warn that class sharing is limited) is not resync-meter's.
+      List<String> otelsOwn = StartupProbe.firstReconcile(home, probeOptions(otel), HUNG_AFTER).warnings();
+      Map<String, List<String>> orders = new LinkedHashMap<>();
+      orders.put("alone", List.of(peers.resyncMeterOption()));
+      orders.put("after OpenTelemetry", concat(otel, List.of(peers.resyncMeterOption())));
+      orders.put("before OpenTelemetry", concat(List.of(peers.resyncMeterOption()), otel));
+      Map<String, List<StartupProbe.Start>> starts = new LinkedHashMap<>();
+      List<String> names = new ArrayList<>(orders.keySet());
+      for (int i = 0; i < reps; i++) {
+        for (int j = 0; j < names.size(); j++) {
+          String order = names.get((i + j) % names.size());
+          StartupProbe.Start start = StartupProbe.firstReconcile(home, probeOptions(orders.get(order)), HUNG_AFTER).without(otelsOwn);
+          starts.computeIfAbsent(order, k -> new ArrayList<>()).add(start);
+          if (start.hung() || start.warned()) {
+            found.add("Java " + feature + ", " + order + (start.hung() ? ": hung\n" + start.transcript() : ": " + start.warnings()));
+          }
+        }
+      }
+      for (String order : names) {
+        List<StartupProbe.Start> runs = starts.get(order);
+        List<Double> millis = runs.stream().filter(r -> !r.hung()).map(StartupProbe.Start::millis).toList();
+        rows.add(
+            new Results.SoakRow(
+                feature, order, runs.size(), (int) runs.stream().filter(StartupProbe.Start::hung).count(),
+                (int) runs.stream().filter(StartupProbe.Start::warned).count(), Stats.of(millis)));
+      }
+    }
+    for (Results.SoakRow row : rows) {
+      System.out.printf("[bench]   soak Java %d, resync-meter %s: %d starts, %d hung, %d warned%n", row.java(), row.order(), row.starts(), row.hung(), row.warned());
+    }
+    results.check("start-up soak: no start hung or printed a warning", found.isEmpty(), found.isEmpty() ? rows.stream().mapToInt(Results.SoakRow::starts).sum() + " starts" : String.join("\n", found));
+    results.soak(rows);
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   /** Every configuration, starting at a different one each repetition: no configuration always runs first. */
@@ -395,7 +489,7 @@ public final class BenchMain {
     meta.put("date", now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")));
     meta.put("label", label);
     meta.put("mode", smoke ? "smoke" : "full");
-    meta.put("sections", only == null ? List.of("micro", "e2e", "startup", "heap") : List.of(only));
+    meta.put("sections", only != null ? List.of(only) : smoke ? List.of("micro", "e2e", "startup", "heap") : List.of("micro", "e2e", "startup", "soak", "heap"));
     Map<String, Object> machine = new LinkedHashMap<>();
     machine.put("cores", Runtime.getRuntime().availableProcessors());
     long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();

@@ -10,15 +10,18 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Start-up cost. The parent times {@code java -version} and, with this class's {@link #main}, the
- * time from JVM start to the sample controller's first reconcile against the embedded API server.
+ * time from JVM start to the sample controller's first reconcile against the embedded API server, on
+ * the JDK it names.
  */
 public final class StartupProbe {
 
@@ -40,20 +43,56 @@ public final class StartupProbe {
   }
 
   /**
-   * Wall time from just before the JVM is started to the first reconcile, in nanoseconds: both ends
-   * are read from the wall clock the two processes share, so the reading of the line costs nothing.
+   * One start of the probe: the wall time from just before the JVM started to its first reconcile,
+   * null when none came within the timeout (a hang); and what it printed that a user would read as a
+   * warning: a line of resync-meter's other than its INFO lines, or a JVM warning.
    */
-  public static long firstReconcileNanos(List<String> options) throws Exception {
+  public record Start(Double millis, List<String> warnings, String transcript) {
+    public boolean hung() {
+      return millis == null;
+    }
+
+    public boolean warned() {
+      return !warnings.isEmpty();
+    }
+
+    /** This start less the warnings another configuration printed too (another agent's own). */
+    public Start without(List<String> othersWarnings) {
+      return new Start(millis, warnings.stream().filter(w -> !othersWarnings.contains(w)).toList(), transcript);
+    }
+  }
+
+  /**
+   * Starts the probe on the JDK at {@code javaHome} with {@code options}. Both ends of the delay are read
+   * from the wall clock the two processes share, so the reading of the line costs nothing.
+   */
+  public static Start firstReconcile(Path javaHome, List<String> options, Duration timeout) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(ForkedJvm.java(javaHome).toString());
+    command.addAll(options);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartupProbe.class.getName()));
     Instant start = Instant.now();
-    try (ForkedJvm jvm = ForkedJvm.startMain(options, StartupProbe.class, List.of(), ForkedJvm.ANY_AGENT_VARIABLES)) {
-      String line = jvm.awaitStdout(l -> l.startsWith(FIRST_RECONCILE), TIMEOUT);
+    try (ForkedJvm jvm = ForkedJvm.start(command, Map.of(), ForkedJvm.ANY_AGENT_VARIABLES)) {
+      String line;
+      try {
+        line = jvm.awaitStdout(l -> l.startsWith(FIRST_RECONCILE), timeout);
+      } catch (IllegalStateException noReconcile) {
+        return new Start(null, warnings(jvm.stderr()), noReconcile.getMessage());
+      }
       long micros = Long.parseLong(line.substring(FIRST_RECONCILE.length()).trim());
       int exit = jvm.waitFor(Duration.ofSeconds(60));
       if (exit != 0) {
         throw new IllegalStateException("the start-up probe exited " + exit + "\n" + jvm.transcript());
       }
-      return (micros - ChronoUnit.MICROS.between(Instant.EPOCH, start)) * 1_000;
+      return new Start((micros - ChronoUnit.MICROS.between(Instant.EPOCH, start)) / 1e3, warnings(jvm.stderr()), jvm.transcript());
     }
+  }
+
+  /** resync-meter's lines other than INFO, and the JVM's own warnings ("OpenJDK 64-Bit Server VM warning: ..."). */
+  static List<String> warnings(List<String> stderr) {
+    return stderr.stream()
+        .filter(l -> (l.startsWith("[resync-meter]") && !l.startsWith("[resync-meter] INFO ")) || l.contains("VM warning:"))
+        .toList();
   }
 
   /** The sample controllers over 8 ConfigMaps; prints the wall clock (epoch µs) of the first reconcile. */

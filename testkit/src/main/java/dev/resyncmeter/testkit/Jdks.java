@@ -23,6 +23,15 @@ public final class Jdks {
 
   /** The home of a JDK of this feature version (17, 25), or a skip (a failure in CI) without one. */
   public static Path home(int feature) {
+    Path found = find(feature);
+    if (found == null) {
+      Tools.missing("no JDK " + feature + " (set JAVA" + feature + "_HOME or install one under " + SYSTEM_JDKS + ") for the runs on Java " + feature);
+    }
+    return found;
+  }
+
+  /** The home of a JDK of this feature version, found as {@link #home} finds it, or null without one. */
+  public static Path find(int feature) {
     if (Runtime.version().feature() == feature) {
       return Path.of(System.getProperty("java.home"));
     }
@@ -35,12 +44,7 @@ public final class Jdks {
       }
       return home;
     }
-    Path found = scan(SYSTEM_JDKS, feature);
-    if (found != null) {
-      return found;
-    }
-    Tools.missing("no JDK " + feature + " (set " + variable + " or install one under " + SYSTEM_JDKS + ") for the runs on Java " + feature);
-    return null;
+    return scan(SYSTEM_JDKS, feature);
   }
 
   /** The first JDK (in name order) directly under {@code dir} of this feature version, or null. */

@@ -250,19 +250,19 @@ public final class BenchMain {
   // ---- e2e and heap ----------------------------------------------------------------------------
 
   /**
-   * Runs the e2e program for every configuration, alternating configurations run by run (each run
-   * in another order). With
-   * {@code heapOnly} a run has a single wave and only the heap is reported.
+   * Runs the e2e program for every configuration, in rounds ({@link #pipelineRound}), and reports each
+   * configuration's run medians and resync-meter's paired ratios to no agent. With {@code heapOnly} a
+   * run has a single wave and only the heap is reported.
    */
   void pipeline(boolean heapOnly) throws Exception {
     PipelineRuns.Settings settings =
         smoke
             ? new PipelineRuns.Settings(2_000, 1_000, 0, 1, 1, 60)
-            : heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 2_000, 2, 7, 3, 120);
+            : heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 2_000, 2, 7, 8, 120);
     PipelineRuns runner = new PipelineRuns(settings, results);
     Map<Config, List<PipelineRuns.Run>> runs = Results.ordered();
     for (int r = 0; r < settings.runs(); r++) {
-      for (Config config : rotated(r)) {
+      for (Config config : pipelineRound(r)) {
         if (smoke && config != Config.NONE && config != Config.RESYNC_METER) {
           // The smoke keeps the program running with and without the agent; a peer's first list can
           // take a minute on a loaded machine (its own weaving), and its start-up is probed below.
@@ -277,18 +277,27 @@ public final class BenchMain {
       }
     }
     if (jfr) {
-      // An extra run, not in the statistics: the recording costs time of its own.
-      Path file = PipelineRuns.jfrFile(resultsDir, name);
+      // Extra runs, not in the statistics (the recording costs time of its own): without the agent and
+      // with it, one after the other, so that a profile of the difference compares like with like.
       Files.createDirectories(resultsDir);
-      runner.run(peers.setup(Config.RESYNC_METER), List.of("-XX:StartFlightRecording=filename=" + file + ",settings=profile,dumponexit=true"), "e2e jfr run");
-      results.check("JFR recording of the resync-meter e2e run written", Files.isRegularFile(file), file.toString());
+      for (Config config : List.of(Config.NONE, Config.RESYNC_METER)) {
+        Path file = PipelineRuns.jfrFile(resultsDir, name, config);
+        runner.run(peers.setup(config), List.of("-XX:StartFlightRecording=filename=" + file + ",settings=profile,dumponexit=true"), "e2e jfr run " + config.key);
+        results.check("JFR recording of the " + config.key + " e2e run written", Files.isRegularFile(file), file.toString());
+      }
     }
     if (!heapOnly) {
       List<Results.E2eRow> rows = new ArrayList<>();
       runs.forEach((config, list) -> rows.add(e2eRow(config, list)));
       Map<String, Object> json = settings.json();
       json.put("wave", "from DeltaFIFO.resync() until all handler calls are done and every reconcile they queued finished");
+      json.put("peerRuns", PEER_PIPELINE_RUNS);
       results.e2e(json, rows);
+      List<PipelineRuns.Run> with = runs.getOrDefault(Config.RESYNC_METER, List.of());
+      List<PipelineRuns.Run> without = runs.getOrDefault(Config.NONE, List.of());
+      if (!with.isEmpty() && !without.isEmpty()) {
+        results.e2ePairs(pairedRatios(with, without, PipelineRuns.Wave::waveMillis), pairedRatios(with, without, PipelineRuns.Wave::processCpuMillis));
+      }
     }
     Map<Config, Stats> heap = Results.ordered();
     runs.forEach((config, list) -> heap.put(config, Stats.of(list.stream().map(run -> (double) run.liveHeapBytes()).toList())));
@@ -296,6 +305,31 @@ public final class BenchMain {
     PipelineRuns.Run none = runs.getOrDefault(Config.NONE, List.of()).stream().findFirst().orElse(null);
     List<HeapProbe.ClassRow> own = agent == null ? List.of() : agent.ownClasses();
     results.heap(heap, settings.objects(), own.subList(0, Math.min(10, own.size())), agent == null || none == null ? List.of() : heapGrowth(none, agent));
+  }
+
+  /** Rounds in which the peers run too; the other rounds run only no agent and resync-meter, the pair the wave's ratio is about. */
+  static final int PEER_PIPELINE_RUNS = 3;
+
+  /**
+   * The configurations of one round of e2e runs: all four, starting at a different one each round, in
+   * the first {@link #PEER_PIPELINE_RUNS} rounds; then no agent and resync-meter, taking turns to go
+   * first. Each round's two runs of that pair ran side by side on the machine, so their ratio is the
+   * figure least moved by what else the machine did.
+   */
+  static List<Config> pipelineRound(int round) {
+    if (round < PEER_PIPELINE_RUNS) {
+      return rotated(round);
+    }
+    return round % 2 == 0 ? List.of(Config.NONE, Config.RESYNC_METER) : List.of(Config.RESYNC_METER, Config.NONE);
+  }
+
+  /** Per round, resync-meter's run median over the no-agent run median of the same round. */
+  static Stats pairedRatios(List<PipelineRuns.Run> with, List<PipelineRuns.Run> without, Function<PipelineRuns.Wave, Double> metric) {
+    List<Double> ratios = new ArrayList<>();
+    for (int round = 0; round < Math.min(with.size(), without.size()); round++) {
+      ratios.add(median(with.get(round).waves().stream().map(metric).toList()) / median(without.get(round).waves().stream().map(metric).toList()));
+    }
+    return Stats.of(ratios);
   }
 
   /**

@@ -182,7 +182,7 @@ final class PipelineRuns {
     return values;
   }
 
-  static Path jfrFile(Path resultsDir, String name) {
-    return resultsDir.resolve(name + "-e2e-resync-meter.jfr").toAbsolutePath();
+  static Path jfrFile(Path resultsDir, String name, PeerAgents.Config config) {
+    return resultsDir.resolve(name + "-e2e-" + config.key + ".jfr").toAbsolutePath();
   }
 }

@@ -401,12 +401,9 @@ public final class BenchMain {
     }
     samples.put("java -version", version);
     List<String> warnings = new ArrayList<>();
-    for (int feature : STARTUP_JDKS) {
-      Path home = Jdks.find(feature);
-      if (home == null) {
-        System.out.printf("[bench]   no JDK %d (set JAVA%d_HOME): no start-up probe on Java %d%n", feature, feature, feature);
-        continue;
-      }
+    for (Map.Entry<Integer, Path> jdk : startupJdks("start-up probe").entrySet()) {
+      int feature = jdk.getKey();
+      Path home = jdk.getValue();
       Map<Config, List<Double>> reconcile = Results.ordered();
       for (int i = 0; i < reconcileReps; i++) {
         for (Config config : rotated(i)) {
@@ -436,6 +433,20 @@ public final class BenchMain {
     results.startup(probes);
   }
 
+  /** The homes of the {@link #STARTUP_JDKS} found here, by feature version; says which are missing, for {@code what}. */
+  private static Map<Integer, Path> startupJdks(String what) {
+    Map<Integer, Path> homes = new LinkedHashMap<>();
+    for (int feature : STARTUP_JDKS) {
+      Path home = Jdks.find(feature);
+      if (home == null) {
+        System.out.printf("[bench]   no JDK %d (set JAVA%d_HOME): no %s on Java %d%n", feature, feature, what, feature);
+      } else {
+        homes.put(feature, home);
+      }
+    }
+    return homes;
+  }
+
   static String firstReconcileProbe(int feature) {
     return "first reconcile (Java " + feature + ")";
   }
@@ -457,12 +468,9 @@ public final class BenchMain {
     int reps = smoke ? 1 : 10;
     List<Results.SoakRow> rows = new ArrayList<>();
     List<String> found = new ArrayList<>();
-    for (int feature : STARTUP_JDKS) {
-      Path home = Jdks.find(feature);
-      if (home == null) {
-        System.out.printf("[bench]   no JDK %d (set JAVA%d_HOME): no soak on Java %d%n", feature, feature, feature);
-        continue;
-      }
+    for (Map.Entry<Integer, Path> jdk : startupJdks("soak").entrySet()) {
+      int feature = jdk.getKey();
+      Path home = jdk.getValue();
       List<String> otel = peers.setup(Config.OPENTELEMETRY).options();
       // What the OpenTelemetry agent makes the JVM print by itself (appending to the boot class path,
       // it has the JVM warn that class sharing is limited) is not resync-meter's.

@@ -38,10 +38,8 @@ class ClientVersionMatrixIT {
   @ParameterizedTest(name = "client-java {0} on Java {1}")
   @MethodSource("runs")
   void theResyncScenarioIsCountedExactly(String clientVersion, int java) throws Exception {
-    try (AgentProcess scenario = start(clientVersion, java, "scenario", "4", "2", "6", "2")) {
-      String url = scenario.metricsUrl(Duration.ofSeconds(60));
-      scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
-      Scrape scrape = Scrape.of(url);
+    try (AgentProcess scenario = start(clientVersion, java, ExactCounts.RESYNC_SCENARIO)) {
+      Scrape scrape = ExactCounts.resyncScenarioScrape(scenario);
 
       ExactCounts.assertResyncScenario(scenario.truth(), scrape);
       assertTheAgentRanCleanlyOn(clientVersion, scenario, scrape);
@@ -51,12 +49,8 @@ class ClientVersionMatrixIT {
   @ParameterizedTest(name = "client-java {0} on Java {1}")
   @MethodSource("runs")
   void theReconcileScenarioIsCountedExactly(String clientVersion, int java) throws Exception {
-    try (AgentProcess scenario = start(clientVersion, java, "reconcile-scenario", "phases")) {
-      String url = scenario.metricsUrl(Duration.ofSeconds(60));
-      scenario.awaitStdout("SLOW STARTED"::equals, Duration.ofSeconds(120));
-      scenario.send("release");
-      scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(60));
-      Scrape scrape = Scrape.of(url);
+    try (AgentProcess scenario = start(clientVersion, java, ExactCounts.RECONCILE_SCENARIO)) {
+      Scrape scrape = ExactCounts.reconcileScenarioScrape(scenario);
 
       ExactCounts.assertReconcileScenario(scenario.truth(), scrape);
       assertTheAgentRanCleanlyOn(clientVersion, scenario, scrape);

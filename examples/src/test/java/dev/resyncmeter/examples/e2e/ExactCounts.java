@@ -3,6 +3,7 @@ package dev.resyncmeter.examples.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resyncmeter.testkit.Scrape;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,28 @@ final class ExactCounts {
           "informer_relists_total",
           "informer_relist_notifications_lost_total");
 
+  /** The command of the resync scenario with the periods and counts every test runs it with. */
+  static final String[] RESYNC_SCENARIO = {"scenario", "4", "2", "6", "2"};
+  /** The command of the reconcile scenario; it holds a slow reconcile until it is sent "release". */
+  static final String[] RECONCILE_SCENARIO = {"reconcile-scenario", "phases"};
+
   private ExactCounts() {}
+
+  /** Waits for the resync scenario's end and scrapes the agent then. */
+  static Scrape resyncScenarioScrape(AgentProcess scenario) throws Exception {
+    String url = scenario.metricsUrl(Duration.ofSeconds(60));
+    scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
+    return Scrape.of(url);
+  }
+
+  /** Releases the reconcile scenario's slow reconcile once it runs, waits for the end and scrapes the agent then. */
+  static Scrape reconcileScenarioScrape(AgentProcess scenario) throws Exception {
+    String url = scenario.metricsUrl(Duration.ofSeconds(60));
+    scenario.awaitStdout("SLOW STARTED"::equals, Duration.ofSeconds(120));
+    scenario.send("release");
+    scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(60));
+    return Scrape.of(url);
+  }
 
   /** The resync scenario's counts: every informer series the application counted, and no other. */
   static void assertResyncScenario(Map<String, Long> truth, Scrape scrape) {

@@ -101,21 +101,15 @@ class PeerAgentsIT {
   void bothAgentsWorkAndTheScenarioIsCountedExactly(Run run) throws Exception {
     try (PeerSetup peer = new PeerSetup(run.peer, temp)) {
       if (run.scenario == Scenario.RESYNC) {
-        try (AgentProcess scenario = start(run, peer, "scenario", "4", "2", "6", "2")) {
-          String url = scenario.metricsUrl(Duration.ofSeconds(60));
-          scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
-          Scrape scrape = Scrape.of(url);
+        try (AgentProcess scenario = start(run, peer, ExactCounts.RESYNC_SCENARIO)) {
+          Scrape scrape = ExactCounts.resyncScenarioScrape(scenario);
 
           ExactCounts.assertResyncScenario(scenario.truth(), scrape);
           assertBothAgentsDidTheirWork(peer, scenario, scrape);
         }
       } else {
-        try (AgentProcess scenario = start(run, peer, "reconcile-scenario", "phases")) {
-          String url = scenario.metricsUrl(Duration.ofSeconds(60));
-          scenario.awaitStdout("SLOW STARTED"::equals, Duration.ofSeconds(120));
-          scenario.send("release");
-          scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(60));
-          Scrape scrape = Scrape.of(url);
+        try (AgentProcess scenario = start(run, peer, ExactCounts.RECONCILE_SCENARIO)) {
+          Scrape scrape = ExactCounts.reconcileScenarioScrape(scenario);
 
           ExactCounts.assertReconcileScenario(scenario.truth(), scrape);
           assertBothAgentsDidTheirWork(peer, scenario, scrape);

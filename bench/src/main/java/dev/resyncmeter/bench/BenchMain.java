@@ -113,7 +113,7 @@ public final class BenchMain {
     Results results = new Results(meta(now, label, smoke, only, peers.agentJar(), args));
     BenchMain bench = new BenchMain(smoke, peers, results, resultsDir, name, jfr);
 
-    List<String> sections = only != null ? List.of(only) : smoke ? List.of("micro", "e2e", "startup") : List.of("micro", "e2e", "startup", "soak");
+    List<String> sections = sections(only, smoke);
     for (String section : sections) {
       long start = System.nanoTime();
       System.out.println("[bench] " + section + " ...");
@@ -378,6 +378,11 @@ public final class BenchMain {
 
   // ---- start-up --------------------------------------------------------------------------------
 
+  /** The sections a run goes through: {@code only}, else all but the heap alone (e2e measures it), and no soak in a smoke run. */
+  static List<String> sections(String only, boolean smoke) {
+    return only != null ? List.of(only) : smoke ? List.of("micro", "e2e", "startup") : List.of("micro", "e2e", "startup", "soak");
+  }
+
   /** The JDKs the start-up probes run on, each by its feature version. */
   static final List<Integer> STARTUP_JDKS = List.of(17, 25);
   /** A start with no first reconcile by then hung: far beyond any start, even beside the OpenTelemetry agent on a loaded machine. */
@@ -533,7 +538,11 @@ public final class BenchMain {
     meta.put("date", now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")));
     meta.put("label", label);
     meta.put("mode", smoke ? "smoke" : "full");
-    meta.put("sections", only != null ? List.of(only) : smoke ? List.of("micro", "e2e", "startup", "heap") : List.of("micro", "e2e", "startup", "soak", "heap"));
+    List<String> sections = new ArrayList<>(sections(only, smoke));
+    if (only == null) {
+      sections.add("heap"); // measured in the e2e runs
+    }
+    meta.put("sections", sections);
     Map<String, Object> machine = new LinkedHashMap<>();
     machine.put("cores", Runtime.getRuntime().availableProcessors());
     long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();

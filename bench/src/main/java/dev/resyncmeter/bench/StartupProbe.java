@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -67,12 +66,8 @@ public final class StartupProbe {
    * from the wall clock the two processes share, so the reading of the line costs nothing.
    */
   public static Start firstReconcile(Path javaHome, List<String> options, Duration timeout) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(ForkedJvm.java(javaHome).toString());
-    command.addAll(options);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartupProbe.class.getName()));
     Instant start = Instant.now();
-    try (ForkedJvm jvm = ForkedJvm.start(command, Map.of(), ForkedJvm.ANY_AGENT_VARIABLES)) {
+    try (ForkedJvm jvm = ForkedJvm.startMain(javaHome, options, StartupProbe.class, List.of(), ForkedJvm.ANY_AGENT_VARIABLES)) {
       String line;
       try {
         line = jvm.awaitStdout(l -> l.startsWith(FIRST_RECONCILE), timeout);

@@ -64,9 +64,18 @@ public class ForkedJvm implements AutoCloseable {
 
   /** {@code java <jvmOptions> -cp <this JVM's class path> <mainClass> <args>}. */
   public static ForkedJvm startMain(List<String> jvmOptions, Class<?> mainClass, List<String> args, Predicate<String> unset) throws IOException {
-    List<String> rest = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
-    rest.addAll(args);
-    return startJava(jvmOptions, rest, unset);
+    return startMain(Path.of(System.getProperty("java.home")), jvmOptions, mainClass, args, unset);
+  }
+
+  /** The same on the {@code java} of the JDK at {@code javaHome}. */
+  public static ForkedJvm startMain(Path javaHome, List<String> jvmOptions, Class<?> mainClass, List<String> args, Predicate<String> unset)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(java(javaHome).toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
+    command.addAll(args);
+    return new ForkedJvm(command, Map.of(), unset);
   }
 
   /** The {@code java} launcher of the JVM running this code. */

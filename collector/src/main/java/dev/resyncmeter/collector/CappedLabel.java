@@ -1,9 +1,8 @@
 package dev.resyncmeter.collector;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The distinct values one label may take, capped so that a host with an unbounded supply of kinds,
@@ -19,21 +18,22 @@ final class CappedLabel {
   private final Set<String> admitted = ConcurrentHashMap.newKeySet();
   /** Set once {@code max} values are admitted: from then on a new value needs no lock to be refused. */
   private volatile boolean full;
-  private final Counter overflows;
+  private final LongAdder overflows = new LongAdder();
 
-  CappedLabel(MeterRegistry registry, String label, int max) {
+  CappedLabel(OnDemandRegistry registry, String label, int max) {
     if (max < 1) {
       throw new IllegalArgumentException("a label needs room for at least one value, not " + max);
     }
     this.max = max;
-    this.overflows =
-        Counter.builder("resync.meter.label.overflow")
-            .description(
-                "Times a label value was exported as \""
-                    + ResyncMetrics.OVERFLOW
-                    + "\" because its label already had the maximum number of distinct values.")
-            .tag("label", label)
-            .register(registry);
+    registry.register(
+        DeferredMeter.counter(
+            "resync.meter.label.overflow",
+            "Times a label value was exported as \""
+                + ResyncMetrics.OVERFLOW
+                + "\" because its label already had the maximum number of distinct values.",
+            overflows,
+            "label",
+            label));
   }
 
   /** The value to export for {@code value}: itself while there is room, else the overflow value. */

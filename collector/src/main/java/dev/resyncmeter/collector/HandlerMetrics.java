@@ -1,9 +1,7 @@
 package dev.resyncmeter.collector;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -19,7 +17,7 @@ public final class HandlerMetrics {
   private static final UpdateCause[] CAUSES = UpdateCause.values();
   private static final NoopOutcome[] OUTCOMES = NoopOutcome.values();
 
-  private final MeterRegistry registry;
+  private final OnDemandRegistry registry;
   private final String kind;
   private final String handler;
 
@@ -29,10 +27,10 @@ public final class HandlerMetrics {
   private final LongAdder[] changed = adders(CAUSES.length);
   /** No-op updates, by cause then outcome. */
   private final LongAdder[] noops = adders(CAUSES.length * OUTCOMES.length);
-  private final AtomicReference<Gauge> resyncPeriodGauge = new AtomicReference<>();
+  private final AtomicBoolean resyncPeriodPublished = new AtomicBoolean();
   private volatile double resyncPeriodSeconds;
 
-  HandlerMetrics(MeterRegistry registry, String kind, String handler) {
+  HandlerMetrics(OnDemandRegistry registry, String kind, String handler) {
     this.registry = registry;
     this.kind = kind;
     this.handler = handler;
@@ -63,15 +61,17 @@ public final class HandlerMetrics {
   /** The resync period in effect for this handler, in milliseconds; 0 means resync is off. */
   public void resyncPeriodMillis(long millis) {
     resyncPeriodSeconds = millis / 1000.0;
-    if (resyncPeriodGauge.get() == null) {
-      Gauge gauge =
-          Gauge.builder("informer.resync.period", this, h -> h.resyncPeriodSeconds)
-              .description("The resync period in effect for the handler, in seconds; 0 when resync is off.")
-              .baseUnit("seconds")
-              .tag(LabelNames.KIND, kind)
-              .tag(LabelNames.HANDLER, handler)
-              .register(registry);
-      resyncPeriodGauge.compareAndSet(null, gauge);
+    if (!resyncPeriodPublished.get() && resyncPeriodPublished.compareAndSet(false, true)) {
+      registry.register(
+          DeferredMeter.gauge(
+              "informer.resync.period",
+              "The resync period in effect for the handler, in seconds; 0 when resync is off.",
+              "seconds",
+              () -> resyncPeriodSeconds,
+              LabelNames.KIND,
+              kind,
+              LabelNames.HANDLER,
+              handler));
     }
   }
 

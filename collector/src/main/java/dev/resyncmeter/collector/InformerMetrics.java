@@ -1,38 +1,33 @@
 package dev.resyncmeter.collector;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.atomic.LongAdder;
 
 /** The meters of one informer, by the Kubernetes kind it watches. */
 public final class InformerMetrics {
 
-  private final Counter resyncs;
-  private final Counter relistsExpired;
-  private final Counter relistsError;
-  private final Counter relistNotificationsLost;
+  private final LongAdder resyncs = new LongAdder();
+  private final LongAdder relistsExpired = new LongAdder();
+  private final LongAdder relistsError = new LongAdder();
+  private final LongAdder relistNotificationsLost = new LongAdder();
 
-  InformerMetrics(MeterRegistry registry, String kind) {
-    resyncs =
-        Counter.builder("informer.resyncs")
-            .description("Periodic resync ticks that replayed the informer's cache to its handlers.")
-            .tag(LabelNames.KIND, kind)
-            .register(registry);
-    relistsExpired = relists(registry, kind, RelistReason.EXPIRED);
-    relistsError = relists(registry, kind, RelistReason.ERROR);
-    relistNotificationsLost =
-        Counter.builder("informer.relist.notifications.lost")
-            .description(
-                "Relist notifications (one per listed object) that reached no handler because no handler was due for resync.")
-            .tag(LabelNames.KIND, kind)
-            .register(registry);
+  InformerMetrics(OnDemandRegistry registry, String kind) {
+    registry.register(
+        DeferredMeter.counter(
+            "informer.resyncs", "Periodic resync ticks that replayed the informer's cache to its handlers.", resyncs, LabelNames.KIND, kind));
+    registry.register(relists(kind, RelistReason.EXPIRED, relistsExpired));
+    registry.register(relists(kind, RelistReason.ERROR, relistsError));
+    registry.register(
+        DeferredMeter.counter(
+            "informer.relist.notifications.lost",
+            "Relist notifications (one per listed object) that reached no handler because no handler was due for resync.",
+            relistNotificationsLost,
+            LabelNames.KIND,
+            kind));
   }
 
-  private static Counter relists(MeterRegistry registry, String kind, RelistReason reason) {
-    return Counter.builder("informer.relists")
-        .description("Lists made again after the first one, by why the watch ended.")
-        .tag(LabelNames.KIND, kind)
-        .tag(LabelNames.REASON, reason.label())
-        .register(registry);
+  private static DeferredMeter relists(String kind, RelistReason reason, LongAdder count) {
+    return DeferredMeter.counter(
+        "informer.relists", "Lists made again after the first one, by why the watch ended.", count, LabelNames.KIND, kind, LabelNames.REASON, reason.label());
   }
 
   public void resync() {

@@ -1,12 +1,10 @@
 package dev.resyncmeter.collector;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -14,7 +12,7 @@ import java.util.function.BooleanSupplier;
  * instrumentation (or a controller using this as a library) calls once per handler, queue and
  * controller. Counts made on every handler call, queue operation and reconcile are plain counters
  * and bucket arrays that a scrape reads; the rest are Micrometer meters in one registry, which
- * serves both in one scrape.
+ * serves both in one scrape. The registry is built at the first scrape ({@link OnDemandRegistry}).
  */
 public final class ResyncMetrics {
 
@@ -28,10 +26,10 @@ public final class ResyncMetrics {
    */
   public static final String OVERFLOW = "<overflow>";
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final OnDemandRegistry registry = new OnDemandRegistry(this::collectCounts);
   private final Map<String, InformerMetrics> informers = new ConcurrentHashMap<>();
   private final Map<HandlerKey, HandlerMetrics> handlers = new ConcurrentHashMap<>();
-  private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
   private final Map<String, ControllerMetrics> controllers = new ConcurrentHashMap<>();
   private final CappedLabel kinds;
@@ -53,8 +51,6 @@ public final class ResyncMetrics {
     queueNames = new CappedLabel(registry, "name", maxValuesPerLabel);
     components = new CappedLabel(registry, LabelNames.COMPONENT, maxValuesPerLabel);
     restClient = new RestClientMetrics(new CappedLabel(registry, "host", maxValuesPerLabel));
-    // The hot-path counts are the collector's own counters and bucket arrays, read only here.
-    registry.getPrometheusRegistry().register(this::collectCounts);
     startTime(System.currentTimeMillis() / 1000.0);
   }
 
@@ -65,11 +61,12 @@ public final class ResyncMetrics {
    * from one that started before, and a restart from a counter that merely went on.
    */
   private void startTime(double unixSeconds) {
-    Gauge.builder("resync.meter.start.time.seconds", () -> unixSeconds)
-        .description("When this agent's counts started from zero (its start or attach), in Unix seconds.")
-        .register(registry);
+    registry.register(
+        DeferredMeter.gauge(
+            "resync.meter.start.time.seconds", "When this agent's counts started from zero (its start or attach), in Unix seconds.", null, () -> unixSeconds));
   }
 
+  /** The hot-path counts: the collector's own counters and bucket arrays, read only here. */
   private MetricSnapshots collectCounts() {
     Export out = new Export();
     handlers.values().forEach(h -> h.export(out));
@@ -136,15 +133,15 @@ public final class ResyncMetrics {
 
   /** Counts a fault that the agent caught in itself, by the part of the agent it happened in. */
   public void error(String component) {
-    errors
-        .computeIfAbsent(
-            components.admit(component),
-            c ->
-                Counter.builder("resync.meter.errors")
-                    .description("Faults the agent caught in itself, by component; the host was not affected.")
-                    .tag(LabelNames.COMPONENT, c)
-                    .register(registry))
-        .increment();
+    errors.computeIfAbsent(components.admit(component), this::errorCounter).increment();
+  }
+
+  private LongAdder errorCounter(String component) {
+    LongAdder count = new LongAdder();
+    registry.register(
+        DeferredMeter.counter(
+            "resync.meter.errors", "Faults the agent caught in itself, by component; the host was not affected.", count, LabelNames.COMPONENT, component));
+    return count;
   }
 
   /**
@@ -153,31 +150,46 @@ public final class ResyncMetrics {
    * updates" from "not counting".
    */
   public void instrumentation(String component, BooleanSupplier active) {
-    Gauge.builder("resync.meter.instrumentation.active", () -> active.getAsBoolean() ? 1 : 0)
-        .description("1 while this part of the agent's instrumentation counts; 0 once it switched itself off (its WARN line says why).")
-        .tag(LabelNames.COMPONENT, components.admit(component))
-        .register(registry);
+    registry.register(
+        DeferredMeter.gauge(
+            "resync.meter.instrumentation.active",
+            "1 while this part of the agent's instrumentation counts; 0 once it switched itself off (its WARN line says why).",
+            null,
+            () -> active.getAsBoolean() ? 1 : 0,
+            LabelNames.COMPONENT,
+            components.admit(component)));
   }
 
   /** Publishes {@code resync_meter_info}: the agent's version and an instrumented client library. */
   public void info(String version, String client, String clientVersion) {
-    Gauge.builder("resync.meter.info", () -> 1)
-        .description("Always 1: the resync-meter version and the client library it instruments.")
-        .tag("version", version)
-        .tag("client", client)
-        .tag("client_version", clientVersion)
-        .register(registry);
+    registry.register(
+        DeferredMeter.gauge(
+            "resync.meter.info",
+            "Always 1: the resync-meter version and the client library it instruments.",
+            null,
+            () -> 1,
+            "version",
+            version,
+            "client",
+            client,
+            "client_version",
+            clientVersion));
   }
 
   /** The scrape body in the format that suits the request's Accept header. */
   public Scrape scrape(String acceptHeader) {
     String contentType = ScrapeFormat.contentTypeFor(acceptHeader);
-    return new Scrape(contentType, registry.scrape(contentType));
+    return new Scrape(contentType, registry.get().scrape(contentType));
   }
 
-  /** For tests and embedding: the underlying registry. */
+  /** Whether a scrape (or {@link #registry()}) has built the Micrometer registry yet. */
+  boolean registryBuilt() {
+    return registry.isBuilt();
+  }
+
+  /** For tests and embedding: the underlying registry (built now if no scrape has built it yet). */
   public PrometheusMeterRegistry registry() {
-    return registry;
+    return registry.get();
   }
 
   /** A rendered scrape body and its content type. */

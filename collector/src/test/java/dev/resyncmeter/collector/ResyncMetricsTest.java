@@ -306,4 +306,39 @@ class ResyncMetricsTest {
         .doesNotContain("verb=\"list\"")
         .doesNotContain("verb=\"watch\"");
   }
+
+  @Test
+  void noRegistryIsBuiltBeforeTheFirstScrapeYetItShowsEveryMeterDescribedBefore() {
+    metrics.informer("Pod").resync();
+    metrics.handler("Pod", "h").resyncPeriodMillis(30_000);
+    metrics.error("clientjava-informer");
+    metrics.instrumentation("clientjava-informer", () -> true);
+    metrics.info("1.2.3", "client-java", "27.0.0");
+    assertThat(metrics.registryBuilt()).as("registry built before any scrape").isFalse();
+
+    assertThat(scrape())
+        .contains("informer_resyncs_total{kind=\"Pod\"} 1.0")
+        .contains("informer_relists_total{kind=\"Pod\",reason=\"expired\"} 0.0")
+        .contains("informer_resync_period_seconds{handler=\"h\",kind=\"Pod\"} 30.0")
+        .contains("resync_meter_errors_total{component=\"clientjava-informer\"} 1.0")
+        .contains("resync_meter_instrumentation_active{component=\"clientjava-informer\"} 1.0")
+        .contains("resync_meter_info{client=\"client-java\",client_version=\"27.0.0\",version=\"1.2.3\"} 1")
+        .contains("resync_meter_label_overflow_total{label=\"kind\"} 0.0")
+        .contains("resync_meter_start_time_seconds ");
+    assertThat(metrics.registryBuilt()).isTrue();
+  }
+
+  @Test
+  void metersDescribedAfterTheFirstScrapeAppearInTheNextAndKeepCounting() {
+    scrape();
+    InformerMetrics informer = metrics.informer("Secret");
+    informer.resync();
+    metrics.error("clientjava-workqueue");
+    metrics.error("clientjava-workqueue");
+    assertThat(scrape())
+        .contains("informer_resyncs_total{kind=\"Secret\"} 1.0")
+        .contains("resync_meter_errors_total{component=\"clientjava-workqueue\"} 2.0");
+    informer.resync();
+    assertThat(scrape()).contains("informer_resyncs_total{kind=\"Secret\"} 2.0");
+  }
 }

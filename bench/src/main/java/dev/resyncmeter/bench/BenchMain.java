@@ -31,7 +31,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * {@code java -jar resync-meter-bench.jar [--smoke] [--agent JAR] [--only micro|e2e|startup|soak|heap]
+ * {@code java -jar resync-meter-bench.jar [--smoke] [--agent JAR] [--only micro|e2e|queue|startup|soak|heap]
  * [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]}: runs the benchmarks, writes
  * {@code <results>/<yyyy-mm-dd-HHMM>[-label].json/.md} and {@code latest.json/.md}, and exits 1 when a
  * check failed (a program did not complete, exported counts differed). Targets missed never fail it.
@@ -39,7 +39,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 public final class BenchMain {
 
   static final String USAGE =
-      "usage: bench/run [--smoke] [--agent JAR] [--only micro|e2e|startup|soak|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]";
+      "usage: bench/run [--smoke] [--agent JAR] [--only micro|e2e|queue|startup|soak|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]";
 
   /** The JMH benchmarks, their per-op description and their ns budget (30 ns per handler call and queue operation). */
   record Micro(String method, String perOp, double budgetNs) {}
@@ -100,8 +100,8 @@ public final class BenchMain {
         default -> usage("unknown option " + args[i]);
       }
     }
-    if (only != null && !List.of("micro", "e2e", "startup", "soak", "heap").contains(only)) {
-      usage("--only takes micro, e2e, startup, soak or heap, not " + only);
+    if (only != null && !List.of("micro", "e2e", "queue", "startup", "soak", "heap").contains(only)) {
+      usage("--only takes micro, e2e, queue, startup, soak or heap, not " + only);
     }
     if (label != null && !label.matches("[A-Za-z0-9._-]+")) {
       usage("--label takes letters, digits, '.', '_' and '-'");
@@ -122,6 +122,7 @@ public final class BenchMain {
           case "micro" -> bench.micro();
           case "e2e" -> bench.pipeline(false);
           case "heap" -> bench.pipeline(true);
+          case "queue" -> bench.queueWave();
           case "startup" -> bench.startup();
           case "soak" -> bench.soak();
           default -> throw new IllegalStateException(section);
@@ -380,7 +381,20 @@ public final class BenchMain {
 
   /** The sections a run goes through: {@code only}, else all but the heap alone (e2e measures it), and no soak in a smoke run. */
   static List<String> sections(String only, boolean smoke) {
-    return only != null ? List.of(only) : smoke ? List.of("micro", "e2e", "startup") : List.of("micro", "e2e", "startup", "soak");
+    return only != null ? List.of(only) : smoke ? List.of("micro", "e2e", "queue", "startup") : List.of("micro", "e2e", "queue", "startup", "soak");
+  }
+
+  /**
+   * The queue half of the wave alone ({@link QueueWave}): no agent, resync-meter, resync-meter
+   * without its workqueue part, and no agent with the JDK's collection profiles polluted, alternated.
+   */
+  void queueWave() throws Exception {
+    QueueWaveRuns.Settings settings = smoke ? new QueueWaveRuns.Settings(20_000, 1, 3, 1) : new QueueWaveRuns.Settings(100_000, 3, 10, 8);
+    List<QueueWaveRuns.Row> rows = new QueueWaveRuns(settings, results).run(QueueWaveRuns.variants(peers.resyncMeterOption()));
+    for (QueueWaveRuns.Row row : rows) {
+      System.out.printf("[bench]   queue wave, %s: median %.0f ms, CPU %.0f ms%n", row.variant().key(), row.wallMillis().median(), row.cpuMillis().median());
+    }
+    results.queueWave(settings.json(), rows);
   }
 
   /** The JDKs the start-up probes run on, each by its feature version. */

@@ -78,6 +78,8 @@ public final class Results {
   private List<E2eRow> e2e;
   private Map<String, Map<Config, Stats>> startup;
   private Stats waveRatios;
+  private Map<String, Object> queueSettings;
+  private List<QueueWaveRuns.Row> queueRows;
   private Stats cpuRatios;
   private List<SoakRow> soak;
   private Map<Config, Stats> heap;
@@ -120,6 +122,12 @@ public final class Results {
   public void e2ePairs(Stats waveRatios, Stats cpuRatios) {
     this.waveRatios = waveRatios;
     this.cpuRatios = cpuRatios;
+  }
+
+  /** The queue-only wave's variants, the first being no agent. */
+  public void queueWave(Map<String, Object> settings, List<QueueWaveRuns.Row> rows) {
+    this.queueSettings = settings;
+    this.queueRows = rows;
   }
 
   public void soak(List<SoakRow> rows) {
@@ -221,6 +229,21 @@ public final class Results {
         rows.add(r);
       }
       root.put("micro", Map.of("settings", microSettings, "benchmarks", rows));
+    }
+    if (queueRows != null) {
+      Map<String, Object> variants = new LinkedHashMap<>();
+      Stats none = queueRows.get(0).wallMillis();
+      Stats noneCpu = queueRows.get(0).cpuMillis();
+      for (QueueWaveRuns.Row row : queueRows) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("title", row.variant().title());
+        v.put("waveMillis", row.wallMillis().json());
+        v.put("processCpuMillisPerWave", row.cpuMillis().json());
+        v.put("waveRatio", num(row.wallMillis().median() / none.median()));
+        v.put("cpuRatio", num(row.cpuMillis().median() / noneCpu.median()));
+        variants.put(row.variant().key(), v);
+      }
+      root.put("queueWave", Map.of("settings", queueSettings, "variants", variants));
     }
     if (e2e != null) {
       Map<String, Object> configs = new LinkedHashMap<>();
@@ -349,6 +372,21 @@ public final class Results {
             .append(range(row.listenerCpuNanosPerCall)).append(" | ").append(fmt(row.processCpuMillisPerWave.median)).append(" | ")
             .append(range(row.processCpuMillisPerWave)).append(" | ").append(none == null ? "" : ratio(row.processCpuMillisPerWave, none.processCpuMillisPerWave))
             .append(" |\n");
+      }
+      md.append('\n');
+    }
+    if (queueRows != null) {
+      md.append("## Queue-only waves\n\n").append(cell(queueSettings)).append("\n\n");
+      md.append("The wave's queue half alone: the main thread adds every key to a controller's rate-limiting queue, two workers reconcile them. ")
+          .append("Medians over runs of each run's median wave; spread is min–max of the run medians. ")
+          .append("The last variant has no agent: the JDK's collection methods that the controller's hot path shares were first called with other types, as an agent's start calls them.\n\n");
+      md.append("| variant | wave ms | spread | ratio to no agent | process CPU ms/wave | spread | ratio |\n|---|---|---|---|---|---|---|\n");
+      Stats none = queueRows.get(0).wallMillis();
+      Stats noneCpu = queueRows.get(0).cpuMillis();
+      for (QueueWaveRuns.Row row : queueRows) {
+        md.append("| ").append(row.variant().title()).append(" | ").append(fmt(row.wallMillis().median())).append(" | ").append(range(row.wallMillis()))
+            .append(" | ").append(ratio(row.wallMillis(), none)).append(" | ").append(fmt(row.cpuMillis().median())).append(" | ")
+            .append(range(row.cpuMillis())).append(" | ").append(ratio(row.cpuMillis(), noneCpu)).append(" |\n");
       }
       md.append('\n');
     }

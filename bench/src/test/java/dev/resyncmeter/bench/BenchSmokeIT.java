@@ -38,9 +38,9 @@ class BenchSmokeIT {
 
     JsonObject results = JsonParser.parseString(Files.readString(resultsDir.resolve("latest.json"))).getAsJsonObject();
     assertThat(results.get("mode").getAsString()).isEqualTo("smoke");
-    assertThat(results.keySet()).contains("machine", "jvm", "agentJar", "micro", "e2e", "startup", "heap", "targets", "checks");
+    assertThat(results.keySet()).contains("machine", "jvm", "agentJar", "micro", "e2e", "queueWave", "startup", "heap", "targets", "checks");
     assertThat(Files.readString(resultsDir.resolve("latest.md")))
-        .contains("## Micro-benchmarks", "## End-to-end resync waves", "## Start-up", "## Retained heap", "## Targets");
+        .contains("## Micro-benchmarks", "## End-to-end resync waves", "## Queue-only waves", "## Start-up", "## Retained heap", "## Targets");
 
     JsonArray benchmarks = results.getAsJsonObject("micro").getAsJsonArray("benchmarks");
     assertThat(names(benchmarks, "name"))
@@ -57,6 +57,9 @@ class BenchSmokeIT {
     List<String> e2eConfigs = List.of("none", "resync-meter");
     assertThat(results.getAsJsonObject("e2e").getAsJsonObject("configs").keySet()).containsExactlyElementsOf(e2eConfigs);
     assertThat(results.getAsJsonObject("heap").getAsJsonObject("liveHeap").keySet()).containsExactlyElementsOf(e2eConfigs);
+    // The queue-only wave: its four variants, no agent first, each with every key reconciled (a check below).
+    assertThat(results.getAsJsonObject("queueWave").getAsJsonObject("variants").keySet())
+        .containsExactly("none", "resync-meter", "resync-meter-no-workqueue", "none-polluted");
     JsonObject probes = results.getAsJsonObject("startup").getAsJsonObject("probes");
     // The smoke probes the first reconcile on the JDK the bench runs on; a full run adds Java 25.
     assertThat(probes.keySet()).containsExactly("java -version", "first reconcile (Java " + Runtime.version().feature() + ")");
@@ -67,6 +70,7 @@ class BenchSmokeIT {
     JsonArray checks = results.getAsJsonArray("checks");
     List<String> failed = new ArrayList<>();
     List<String> exactCounts = new ArrayList<>();
+    List<String> queueWaves = new ArrayList<>();
     for (JsonElement element : checks) {
       JsonObject check = element.getAsJsonObject();
       if (!check.get("passed").getAsBoolean()) {
@@ -75,6 +79,9 @@ class BenchSmokeIT {
       if (check.get("name").getAsString().contains("e2e exact count")) {
         exactCounts.add(check.get("name").getAsString());
       }
+      if (check.get("name").getAsString().startsWith("queue wave ")) {
+        queueWaves.add(check.get("name").getAsString());
+      }
     }
     assertThat(failed).as("failed checks").isEmpty();
     assertThat(exactCounts)
@@ -82,6 +89,7 @@ class BenchSmokeIT {
         .hasSize(4)
         .anyMatch(name -> name.contains("informer_notifications_total{type=\"update\"}"))
         .anyMatch(name -> name.contains("controller_reconcile_total"));
+    assertThat(queueWaves).as("one reconcile check per queue-wave run").hasSize(4);
     assertThat(results.get("passed").getAsBoolean()).isTrue();
   }
 

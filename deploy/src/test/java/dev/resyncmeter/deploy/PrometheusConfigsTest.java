@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The Prometheus configurations and the compose file of {@code deploy/} are valid and fit together. */
 class PrometheusConfigsTest {
@@ -44,8 +45,7 @@ class PrometheusConfigsTest {
   }
 
   @Test
-  void promtoolAcceptsTheClusterScrapeJob() throws Exception {
-    Path dir = Files.createTempDirectory("resync-meter-pod-job");
+  void promtoolAcceptsTheClusterScrapeJob(@TempDir Path dir) throws Exception {
     Path targets = Files.writeString(dir.resolve("targets.json"), "[]");
     Path config = Files.writeString(dir.resolve("prometheus.yml"), withFileDiscovery(Files.readString(POD_JOB), targets));
     var result = Tools.promtool("check", "config", config.toString());

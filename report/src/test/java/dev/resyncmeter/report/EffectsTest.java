@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What each reconcile changed ({@code controller_reconcile_effect_total}), by trigger, and the two
@@ -354,8 +355,7 @@ class EffectsTest {
   }
 
   @Test
-  void savedScrapesGiveTheSameEffectsAndEveryTableLineFits() throws IOException {
-    Path dir = Files.createTempDirectory("resync-meter-effects");
+  void savedScrapesGiveTheSameEffectsAndEveryTableLineFits(@TempDir Path dir) throws IOException {
     for (String series : List.of(ALL_WASTE, TWO_OPERATORS)) {
       Path file = Files.writeString(dir.resolve("scrape.prom"), INFO + series);
       ReportCommandTest.Run run = ReportCommandTest.run(file.toString());
@@ -367,8 +367,7 @@ class EffectsTest {
 
   /** An effect the report does not know would be counted nowhere: refused, with its line. */
   @Test
-  void anEffectOtherThanNoneUnchangedOrChangedIsRefused() throws IOException {
-    Path dir = Files.createTempDirectory("resync-meter-effects");
+  void anEffectOtherThanNoneUnchangedOrChangedIsRefused(@TempDir Path dir) throws IOException {
     Path unknownEffect = Files.writeString(dir.resolve("a.prom"), INFO + "controller_reconcile_effect_total{controller=\"cm\",effect=\"skipped\",trigger=\"change\"} 1\n");
     ReportCommandTest.Run run = ReportCommandTest.run(unknownEffect.toString());
     assertThat(run.exit()).isEqualTo(1);

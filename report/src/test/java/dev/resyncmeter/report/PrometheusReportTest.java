@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The report read from a server speaking the Prometheus query API: each series' increase from its
@@ -194,9 +195,9 @@ class PrometheusReportTest {
   }
 
   @Test
-  void headersAndTheBearerTokenAreSent() throws IOException {
+  void headersAndTheBearerTokenAreSent(@TempDir Path dir) throws IOException {
     threePods();
-    Path token = Files.writeString(Files.createTempFile("token", ""), "s3cret\n");
+    Path token = Files.writeString(dir.resolve("token"), "s3cret\n");
     Run run = run("--prometheus", prometheus.url(), "--end", END, "--bearer-token-file", token.toString(), "--header", "X-Scope-OrgID: team-a", "--header", "X-Other:  b ");
     assertThat(run.exit()).isZero();
     Map<String, List<String>> headers = prometheus.requests.get(0).headers();
@@ -285,8 +286,7 @@ class PrometheusReportTest {
   }
 
   @Test
-  void anUnusableTokenOrCaFileGivesOneLineAndExitOne() throws IOException {
-    Path dir = Files.createTempDirectory("resync-meter-credentials");
+  void anUnusableTokenOrCaFileGivesOneLineAndExitOne(@TempDir Path dir) throws IOException {
     String url = prometheus.url();
     assertError(run("--prometheus", url, "--bearer-token-file", dir.resolve("none").toString()), "cannot read --bearer-token-file " + dir.resolve("none") + ": no such file");
     Path empty = Files.writeString(dir.resolve("empty"), "\n");

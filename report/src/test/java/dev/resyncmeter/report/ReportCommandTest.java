@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -126,19 +127,18 @@ class ReportCommandTest {
   }
 
   @Test
-  void unusableInputGivesOneLineAndANonZeroExit() throws IOException {
+  void unusableInputGivesOneLineAndANonZeroExit(@TempDir Path dir) throws IOException {
     assertOneLine(run(scrape("not-prometheus.html")), 1, "not-prometheus.html is not Prometheus text: line 1 is no sample (<html>)");
     assertOneLine(run(scrape("truncated.prom")), 1, "truncated.prom is truncated: its last line has no end");
     assertOneLine(run(scrape("other-exporter.prom")), 1, "holds no resync_meter_info: it is not a resync-meter endpoint");
-    Path empty = Files.createTempFile("resync-meter-empty", ".prom");
+    Path empty = Files.createFile(dir.resolve("empty.prom"));
     assertOneLine(run(empty.toString()), 1, "is empty");
   }
 
   /** What went wrong reading a file is said in words, never with a Java class name. */
   @Test
-  void aFileThatCannotBeReadGivesTheReasonInWords() throws IOException {
+  void aFileThatCannotBeReadGivesTheReasonInWords(@TempDir Path dir) throws IOException {
     assertError(run(scrape("no-such-file.prom")), "cannot read src/test/resources/scrapes/no-such-file.prom: no such file");
-    Path dir = Files.createTempDirectory("resync-meter-scrapes");
     assertError(run(dir.toString()), "cannot read " + dir + ": is a directory");
     Path binary = Files.write(dir.resolve("scrape.prom.gz"), new byte[] {(byte) 0x1f, (byte) 0x8b, 8, 0, (byte) 0xff, (byte) 0xfe, '\n'});
     assertError(run(binary.toString()), "cannot read " + binary + ": not UTF-8 text");
@@ -148,8 +148,8 @@ class ReportCommandTest {
   }
 
   @Test
-  void anUnreadableFileIsPermissionDenied() throws IOException {
-    Path file = Files.copy(SCRAPES.resolve("josdk.prom"), Files.createTempDirectory("resync-meter-scrapes").resolve("josdk.prom"));
+  void anUnreadableFileIsPermissionDenied(@TempDir Path dir) throws IOException {
+    Path file = Files.copy(SCRAPES.resolve("josdk.prom"), dir.resolve("josdk.prom"));
     Files.setPosixFilePermissions(file, java.util.Set.of());
     org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(file), "root reads any file");
     assertError(run(file.toString()), "cannot read " + file + ": permission denied");
@@ -217,8 +217,7 @@ class ReportCommandTest {
   }
 
   @Test
-  void twoSavedScrapesWithTheSameModificationTimeNeedAWindow() throws IOException {
-    Path dir = Files.createTempDirectory("resync-meter-scrapes");
+  void twoSavedScrapesWithTheSameModificationTimeNeedAWindow(@TempDir Path dir) throws IOException {
     Path first = Files.copy(SCRAPES.resolve("client-java-first.prom"), dir.resolve("a.prom"));
     Path second = Files.copy(SCRAPES.resolve("client-java-second.prom"), dir.resolve("b.prom"));
     Files.setLastModifiedTime(second, Files.getLastModifiedTime(first));

@@ -9,6 +9,11 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ThreadContext;
 import io.kubernetes.client.extended.controller.reconciler.Result;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.ClassFileVersion;
 import net.bytebuddy.asm.Advice;
@@ -18,11 +23,15 @@ import net.bytebuddy.implementation.MethodCall;
 
 /**
  * Times a controller's reconciler, whether a class or a lambda, by standing in front of it as an
- * implementation of client-java's {@code Reconciler} interface. The stand-in is a generated class
- * whose {@code reconcile} calls the reconciler directly (no reflection, no argument array) inside
- * {@link TimedReconcile}'s advice, so the reconciler's own result and exceptions pass through
- * untouched: a checked exception the interface does not declare (Kotlin, {@code @SneakyThrows}) is
- * not wrapped, as a {@code java.lang.reflect.Proxy} would wrap it.
+ * implementation of client-java's {@code Reconciler} interface. For the interface as client-java
+ * declares it, the stand-in is {@link TimedReconcilerStandIn}, compiled with the agent: its class file
+ * is defined beside the interface, in a child of the interface's class loader. That costs the host's
+ * thread building the controller one small class definition, where generating the class with ByteBuddy
+ * cost it about 0.1 s of start-up. An interface of another shape (a client version that declares more
+ * abstract methods) gets a stand-in generated with ByteBuddy, which forwards whatever it declares. In
+ * both, {@code reconcile} calls the reconciler directly (no reflection, no argument array), so its own
+ * result and exceptions pass through untouched: a checked exception the interface does not declare
+ * (Kotlin, {@code @SneakyThrows}) is not wrapped, as a {@code java.lang.reflect.Proxy} would wrap it.
  */
 final class TimedReconciler {
 
@@ -34,25 +43,74 @@ final class TimedReconciler {
       new ClassValue<>() {
         @Override
         protected Class<?> computeValue(Class<?> reconcilerInterface) {
-          MethodCall forward = MethodCall.invokeSelf().onField(TARGET_FIELD).withAllArguments();
-          return new ByteBuddy(ClassFileVersion.JAVA_V8)
-              .subclass(Object.class)
-              .name(reconcilerInterface.getName() + "$TimedByResyncMeter")
-              .implement(reconcilerInterface)
-              .defineField(TARGET_FIELD, reconcilerInterface, Visibility.PUBLIC)
-              .defineField(TIMER_FIELD, ReconcileTimer.class, Visibility.PUBLIC)
-              // Anything else the interface may declare, and Object's identity methods, go to the reconciler.
-              .method(isAbstract().or(named("toString").and(takesArguments(0))).or(named("hashCode").and(takesArguments(0))).or(named("equals").and(takesArguments(1))))
-              .intercept(forward)
-              .method(named("reconcile").and(takesArguments(1)).and(isAbstract()))
-              .intercept(Advice.to(TimedReconcile.class).withExceptionHandler(LayoutCheckedAdvice.faultsTo(ControllerBridge.COMPONENT)).wrap(forward))
-              .make()
-              .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
-              .getLoaded();
+          return declaresOnlyReconcile(reconcilerInterface) ? compiled(reconcilerInterface) : generated(reconcilerInterface);
         }
       };
 
   private TimedReconciler() {}
+
+  /** Whether the interface's one abstract method is {@code Result reconcile(Request)}, as {@link TimedReconcilerStandIn} implements it. */
+  static boolean declaresOnlyReconcile(Class<?> reconcilerInterface) {
+    String reconcilerPackage = reconcilerInterface.getPackageName() + ".";
+    int abstractMethods = 0;
+    boolean reconcile = false;
+    for (Method method : reconcilerInterface.getMethods()) {
+      if (Modifier.isAbstract(method.getModifiers())) {
+        abstractMethods++;
+        reconcile |=
+            method.getName().equals("reconcile")
+                && method.getParameterCount() == 1
+                && method.getParameterTypes()[0].getName().equals(reconcilerPackage + "Request")
+                && method.getReturnType().getName().equals(reconcilerPackage + "Result");
+      }
+    }
+    return abstractMethods == 1 && reconcile && reconcilerInterface.getName().equals(reconcilerPackage + "Reconciler");
+  }
+
+  /** {@link TimedReconcilerStandIn}'s class file, defined in a child of the interface's class loader. */
+  private static Class<?> compiled(Class<?> reconcilerInterface) {
+    String name = TimedReconciler.class.getPackageName() + ".TimedReconcilerStandIn";
+    byte[] classFile;
+    try (InputStream in = TimedReconciler.class.getResourceAsStream("TimedReconcilerStandIn.class")) {
+      if (in == null) {
+        throw new IllegalStateException("the agent jar has no class file for " + name);
+      }
+      classFile = in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new StandInLoader(reconcilerInterface.getClassLoader()).define(name, classFile);
+  }
+
+  /** Holds one stand-in class; everything else it is asked for comes from its parent, the interface's loader. */
+  private static final class StandInLoader extends ClassLoader {
+    StandInLoader(ClassLoader parent) {
+      super(parent);
+    }
+
+    Class<?> define(String name, byte[] classFile) {
+      return defineClass(name, classFile, 0, classFile.length);
+    }
+  }
+
+  /** A stand-in generated for an interface of another shape: every abstract method forwards to the reconciler. */
+  private static Class<?> generated(Class<?> reconcilerInterface) {
+    MethodCall forward = MethodCall.invokeSelf().onField(TARGET_FIELD).withAllArguments();
+    return new ByteBuddy(ClassFileVersion.JAVA_V8)
+        .subclass(Object.class)
+        .name(reconcilerInterface.getName() + "$TimedByResyncMeter")
+        .implement(reconcilerInterface)
+        .defineField(TARGET_FIELD, reconcilerInterface, Visibility.PUBLIC)
+        .defineField(TIMER_FIELD, ReconcileTimer.class, Visibility.PUBLIC)
+        // Anything else the interface may declare, and Object's identity methods, go to the reconciler.
+        .method(isAbstract().or(named("toString").and(takesArguments(0))).or(named("hashCode").and(takesArguments(0))).or(named("equals").and(takesArguments(1))))
+        .intercept(forward)
+        .method(named("reconcile").and(takesArguments(1)).and(isAbstract()))
+        .intercept(Advice.to(TimedReconcile.class).withExceptionHandler(LayoutCheckedAdvice.faultsTo(ControllerBridge.COMPONENT)).wrap(forward))
+        .make()
+        .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
+        .getLoaded();
+  }
 
   /** The reconciler behind a timing stand-in; an already timed one is returned as it is. */
   static Object wrap(Object reconciler, ControllerMetrics metrics, Class<?> reconcilerInterface) throws ReflectiveOperationException {

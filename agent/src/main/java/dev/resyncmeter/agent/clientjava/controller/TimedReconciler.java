@@ -43,13 +43,22 @@ final class TimedReconciler {
       new ClassValue<>() {
         @Override
         protected Class<?> computeValue(Class<?> reconcilerInterface) {
-          return declaresOnlyReconcile(reconcilerInterface) ? compiled(reconcilerInterface) : generated(reconcilerInterface);
+          if (declaresOnlyReconcile(reconcilerInterface)) {
+            Class<?> compiled = compiled(reconcilerInterface);
+            if (reconcilerInterface.isAssignableFrom(compiled)) {
+              return compiled;
+            }
+          }
+          return generated(reconcilerInterface);
         }
       };
 
   private TimedReconciler() {}
 
-  /** Whether the interface's one abstract method is {@code Result reconcile(Request)}, as {@link TimedReconcilerStandIn} implements it. */
+  /** The interface {@link TimedReconcilerStandIn} implements, by name: the agent's own loader may not see it. */
+  private static final String RECONCILER = "io.kubernetes.client.extended.controller.reconciler.Reconciler";
+
+  /** Whether the interface is client-java's, with {@code Result reconcile(Request)} its one abstract method, as {@link TimedReconcilerStandIn} implements it. */
   static boolean declaresOnlyReconcile(Class<?> reconcilerInterface) {
     String reconcilerPackage = reconcilerInterface.getPackageName() + ".";
     int abstractMethods = 0;
@@ -64,7 +73,7 @@ final class TimedReconciler {
                 && method.getReturnType().getName().equals(reconcilerPackage + "Result");
       }
     }
-    return abstractMethods == 1 && reconcile && reconcilerInterface.getName().equals(reconcilerPackage + "Reconciler");
+    return abstractMethods == 1 && reconcile && reconcilerInterface.getName().equals(RECONCILER);
   }
 
   /** {@link TimedReconcilerStandIn}'s class file, defined in a child of the interface's class loader. */

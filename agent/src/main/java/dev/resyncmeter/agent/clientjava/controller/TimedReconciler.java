@@ -76,11 +76,14 @@ final class TimedReconciler {
     return abstractMethods == 1 && reconcile && reconcilerInterface.getName().equals(RECONCILER);
   }
 
-  /** {@link TimedReconcilerStandIn}'s class file, defined in a child of the interface's class loader. */
+  /**
+   * {@link TimedReconcilerStandIn}'s class file, defined in a child of the interface's class loader.
+   * The build ships it as {@code TimedReconcilerStandIn.bytes}, not as a class of the agent's own.
+   */
   private static Class<?> compiled(Class<?> reconcilerInterface) {
     String name = TimedReconciler.class.getPackageName() + ".TimedReconcilerStandIn";
     byte[] classFile;
-    try (InputStream in = TimedReconciler.class.getResourceAsStream("TimedReconcilerStandIn.class")) {
+    try (InputStream in = TimedReconciler.class.getResourceAsStream("TimedReconcilerStandIn.bytes")) {
       if (in == null) {
         throw new IllegalStateException("the agent jar has no class file for " + name);
       }

@@ -8,7 +8,8 @@ import io.kubernetes.client.extended.controller.reconciler.Result;
 
 /**
  * The timing stand-in for client-java's {@code Reconciler} as it is declared (one abstract method,
- * {@code reconcile(Request)}): compiled with the agent, never loaded by the agent's own class loader.
+ * {@code reconcile(Request)}): compiled with the agent, never loaded by the agent's own class loader
+ * (the build moves its class file to a resource, see the agent's pom).
  * {@link TimedReconciler} defines a copy of its class file beside each {@code Reconciler} interface
  * it meets, so it links against the host's client-java wherever that is loaded from (a Spring Boot
  * or Quarkus class loader the agent's loader cannot see). Only public members of the agent are used:

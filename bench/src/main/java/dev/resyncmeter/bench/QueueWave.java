@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Vector;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -60,11 +59,11 @@ public final class QueueWave {
   }
 
   private void run(int objects, int warmupWaves, int waves) throws Exception {
-    DefaultRateLimitingQueue<Request> queue = new DefaultRateLimitingQueue<>(Executors.newSingleThreadExecutor(daemon("queue-wave-delaying")));
+    DefaultRateLimitingQueue<Request> queue = new DefaultRateLimitingQueue<>(Executors.newSingleThreadExecutor(ResyncPipeline.daemon("queue-wave-delaying")));
     DefaultController controller = new DefaultController("queue-wave", this::reconcile, queue);
     controller.setWorkerCount(2);
-    controller.setWorkerThreadPool(Executors.newScheduledThreadPool(2, daemon("queue-wave-worker")));
-    Thread running = daemon("queue-wave-controller").newThread(controller::run);
+    controller.setWorkerThreadPool(Executors.newScheduledThreadPool(2, ResyncPipeline.daemon("queue-wave-worker")));
+    Thread running = ResyncPipeline.daemon("queue-wave-controller").newThread(controller::run);
     running.start();
     Request[] keys = new Request[objects];
     for (int i = 0; i < objects; i++) {
@@ -136,13 +135,5 @@ public final class QueueWave {
       }
     }
     return found;
-  }
-
-  private static ThreadFactory daemon(String name) {
-    return runnable -> {
-      Thread thread = new Thread(runnable, name);
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

@@ -1,7 +1,5 @@
 package dev.resyncmeter.agent;
 
-import net.bytebuddy.agent.builder.AgentBuilder;
-
 /**
  * The weaving of one part of the instrumentation ({@link Part}): its type matchers, the layout its
  * advice expects, and the advice it weaves into them. Made on the start thread, by the public no-argument
@@ -11,5 +9,5 @@ import net.bytebuddy.agent.builder.AgentBuilder;
  */
 public interface InstrumentationUnit {
 
-  AgentBuilder install(AgentBuilder builder);
+  WeavingRules install(WeavingRules rules);
 }

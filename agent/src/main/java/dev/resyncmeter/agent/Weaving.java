@@ -9,12 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.MethodGraph;
+import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.utility.JavaModule;
 
 /**
  * Everything of ByteBuddy's: the weaving of the parts to instrument, and the transformer that weaves
@@ -71,33 +69,26 @@ final class Weaving {
     // premain switched off Nexus and Unsafe class injection before (see its disableUnsafeProbes).
     // Advice rewrites only methods a class declares, so no method graph of its super types is needed;
     // building one reads every interface's class file, and another agent's injected interfaces
-    // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class.
-    ByteBuddy byteBuddy = new ByteBuddy().with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE);
-    AgentBuilder builder =
-        new AgentBuilder.Default(byteBuddy)
-            // Advice that a retransformation can weave, too (the early handlers, a JVM attached to).
-            .disableClassFormatChanges()
-            .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-            .with(new FaultListener(agentVersion))
-            // By name only: a check of the class's modifiers (isSynthetic, say) would parse the class
-            // file of every class the host loads, in every class loader.
-            .ignore(IGNORED);
-    if (retransformLoaded) {
-      builder =
-          builder
-              .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-              // Attached to a running host: retransformation stops the world for each batch, so the
-              // loaded classes go in small batches with a pause between them.
-              .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(RETRANSFORM_BATCH))
-              // Classes the host loads while the weaving is being installed: a class defined after the
-              // first look at the loaded classes is found by the next one.
-              .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
-              .with(AgentBuilder.RedefinitionStrategy.Listener.Pausing.of(RETRANSFORM_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS));
-    }
+    // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class. No implementation
+    // context: advice adds no member, so a retransformation can weave it too (the early handlers, a JVM
+    // attached to).
+    ByteBuddy byteBuddy =
+        new ByteBuddy()
+            .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
+            .with(Implementation.Context.Disabled.Factory.INSTANCE);
+    WeavingRules rules = new WeavingRules();
     for (Part part : parts) {
-      builder = part.weaving().install(builder);
+      part.weaving().install(rules);
     }
-    builder.installOn(instrumentation);
+    // Ignored by name only: a check of the class's modifiers (isSynthetic, say) would parse the class
+    // file of every class the host loads, in every class loader.
+    Weaver weaver = new Weaver(byteBuddy, IGNORED, rules.rules(), new FaultListener(agentVersion));
+    instrumentation.addTransformer(weaver, true);
+    if (retransformLoaded) {
+      // Attached to a running host: retransformation stops the world for each batch, so the loaded
+      // classes go in small batches with a pause between them.
+      weaver.retransformLoaded(instrumentation, RETRANSFORM_BATCH, RETRANSFORM_PAUSE_MILLIS);
+    }
   }
 
   /**
@@ -267,7 +258,7 @@ final class Weaving {
    * Counts and reports instrumentation faults, and publishes {@code resync_meter_info} when a class of
    * a library is first woven (the library may sit in a loader the agent saw only now).
    */
-  static final class FaultListener extends AgentBuilder.Listener.Adapter {
+  static final class FaultListener {
     private static final Set<Library> INFO_PUBLISHED = new HashSet<>();
 
     private final String agentVersion;
@@ -291,10 +282,9 @@ final class Weaving {
       }
     }
 
-    @Override
-    public void onTransformation(
-        TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded, DynamicType dynamicType) {
-      Library library = Parts.libraryWeaving(type.getName());
+    /** {@code typeName}, of {@code loader}, was woven. */
+    void woven(String typeName, ClassLoader loader) {
+      Library library = Parts.libraryWeaving(typeName);
       if (library != null && !published(library)) {
         String version = library.version(loader);
         ResyncMetrics metrics = AgentMetrics.get();
@@ -309,8 +299,7 @@ final class Weaving {
      * it switches off, and says so in its one line. Anything else failing here is a fault of the
      * agent's matching (matchers never fail on a class they cannot fully read: see HasSuperTypeNamed).
      */
-    @Override
-    public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable throwable) {
+    void failed(String typeName, Throwable throwable) {
       List<UnitSwitch> units = LayoutCheckedAdvice.takeWeavingUnits();
       if (units.isEmpty()) {
         AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
@@ -322,8 +311,8 @@ final class Weaving {
       }
     }
 
-    @Override
-    public void onComplete(String typeName, ClassLoader loader, JavaModule module, boolean loaded) {
+    /** The transformation of a class ended, woven, failed or left alone. */
+    void completed() {
       LayoutCheckedAdvice.takeWeavingUnits();
     }
   }

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.fabric8;
 
+import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -13,7 +14,6 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.LibraryPresence;
 import dev.resyncmeter.agent.UnitSwitch;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
@@ -32,7 +32,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
   static final UnitSwitch SWITCH = Fabric8.INFORMER.unitSwitch();
 
   @Override
-  public AgentBuilder install(AgentBuilder builder) {
+  public WeavingRules install(WeavingRules builder) {
     String cache = PACKAGE + "impl.cache.";
     return builder
         .type(named(PACKAGE + "impl.DefaultSharedIndexInformer"))

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.josdk;
 
+import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 
@@ -7,7 +8,6 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
-import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
  * JOSDK 5.x: where events come from and why ({@code EventProcessor}, its timer), where they wait and
@@ -23,7 +23,7 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
   static final UnitSwitch SWITCH = Josdk.RECONCILER.unitSwitch();
 
   @Override
-  public AgentBuilder install(AgentBuilder builder) {
+  public WeavingRules install(WeavingRules builder) {
     String event = PACKAGE + "event.";
     Fabric8Handlers.lateNames(JosdkBridge::controllerOfLateEventSource);
     return builder

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
+import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
@@ -9,7 +10,6 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import net.bytebuddy.agent.builder.AgentBuilder;
 
 /** client-java-extended's controller framework: which controller each builder-made handler feeds. */
 public final class ControllerInstrumentation implements InstrumentationUnit {
@@ -23,7 +23,7 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
   static final UnitSwitch SWITCH = ClientJava.CONTROLLER.unitSwitch();
 
   @Override
-  public AgentBuilder install(AgentBuilder builder) {
+  public WeavingRules install(WeavingRules builder) {
     return builder
         .type(named(PACKAGE + "DefaultControllerWatch"))
         .transform(

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
+import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -14,7 +15,6 @@ import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.LibraryPresence;
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
  * client-java's informer: where notifications are made ({@code SharedProcessor.distribute}), where
@@ -29,7 +29,7 @@ public final class InformerInstrumentation implements InstrumentationUnit {
   static final UnitSwitch SWITCH = ClientJava.INFORMER.unitSwitch();
 
   @Override
-  public AgentBuilder install(AgentBuilder builder) {
+  public WeavingRules install(WeavingRules builder) {
     return builder
         .type(named(PACKAGE + "impl.DefaultSharedIndexInformer"))
         .transform(

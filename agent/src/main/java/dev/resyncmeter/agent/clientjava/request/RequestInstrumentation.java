@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.request;
 
+import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.returns;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
@@ -8,7 +9,6 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
  * client-java's API requests: an {@code ApiClient} sends them on its OkHttp client, and the
@@ -28,7 +28,7 @@ public final class RequestInstrumentation implements InstrumentationUnit {
   static final UnitSwitch SWITCH = ClientJava.REQUESTS.unitSwitch();
 
   @Override
-  public AgentBuilder install(AgentBuilder builder) {
+  public WeavingRules install(WeavingRules builder) {
     return builder
         .type(named(API_CLIENT))
         .transform(

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
+import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -12,7 +13,6 @@ import dev.resyncmeter.agent.clientjava.ClientJava;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import java.lang.reflect.Method;
 import java.util.concurrent.BlockingQueue;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import java.util.LinkedList;
 import java.util.Set;
 import net.bytebuddy.asm.AsmVisitorWrapper;
@@ -50,7 +50,7 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
   }
 
   @Override
-  public AgentBuilder install(AgentBuilder builder) {
+  public WeavingRules install(WeavingRules builder) {
     return builder
         .type(named(PACKAGE + "DefaultWorkQueue"))
         .transform(

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.fabric8.request;
 
+import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.not;
@@ -10,7 +11,6 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.fabric8.Fabric8;
-import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
  * fabric8's API requests, whichever HTTP client the application uses: each implementation extends
@@ -37,7 +37,7 @@ public final class Fabric8RequestInstrumentation implements InstrumentationUnit 
   static final UnitSwitch SWITCH = Fabric8.REQUESTS.unitSwitch();
 
   @Override
-  public AgentBuilder install(AgentBuilder builder) {
+  public WeavingRules install(WeavingRules builder) {
     return builder
         .type(namedOneOf(HTTP_CLIENTS))
         .transform(

@@ -1,0 +1,153 @@
+package dev.resyncmeter.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resyncmeter.collector.ResyncMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.matcher.ElementMatcher;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The agent's transformer: which rules weave a class, and what a fault in one does to the host's class. */
+class WeaverTest {
+
+  private static final ClassLoader LOADER = WeaverTest.class.getClassLoader();
+  private static final String SAMPLE = Sample.class.getName();
+
+  /** A class for the rules to match. */
+  static final class Sample {}
+
+  private ResyncMetrics metrics;
+
+  @BeforeEach
+  void installTheCollector() {
+    metrics = TestCollector.install();
+  }
+
+  @AfterEach
+  void removeTheCollector() {
+    TestCollector.uninstall();
+  }
+
+  private static byte[] classFile(String name) throws Exception {
+    try (InputStream in = LOADER.getResourceAsStream(name.replace('.', '/') + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static Weaver weaver(Weaving.NamePrefixes ignored, WeavingRules rules) {
+    return new Weaver(
+        new ByteBuddy().with(Implementation.Context.Disabled.Factory.INSTANCE), ignored, rules.rules(), new Weaving.FaultListener("test"));
+  }
+
+  private static byte[] transform(Weaver weaver, String name) throws Exception {
+    return weaver.transform(LOADER.getUnnamedModule(), LOADER, name.replace('.', '/'), null, null, classFile(name));
+  }
+
+  private double faults() {
+    FunctionCounter counter = metrics.registry().find("resync.meter.errors").tag("component", "instrumentation").functionCounter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  /** A transformer that notes which rule applied, and changes nothing. */
+  private static AgentBuilder.Transformer noting(List<String> applied, String rule) {
+    return (builder, type, loader, module, domain) -> {
+      applied.add(rule + ":" + type.getName());
+      return builder;
+    };
+  }
+
+  @Test
+  void everyRuleThatMatchesAClassAppliesInTheOrderGiven() throws Exception {
+    List<String> applied = new ArrayList<>();
+    WeavingRules rules =
+        new WeavingRules()
+            .type(named(SAMPLE))
+            .transform(noting(applied, "first"))
+            .type(named("com.example.Other"))
+            .transform(noting(applied, "other"))
+            .type(named(SAMPLE), loader -> loader == LOADER)
+            .transform(noting(applied, "second"));
+
+    byte[] woven = transform(weaver(new Weaving.NamePrefixes(Set.of(), "com.example."), rules), SAMPLE);
+
+    assertThat(applied).containsExactly("first:" + SAMPLE, "second:" + SAMPLE);
+    assertThat(woven).as("the class ByteBuddy wrote").isNotNull();
+    assertThat(faults()).isZero();
+  }
+
+  @Test
+  void aClassNoRuleMatchesIsLeftAsItIs() throws Exception {
+    List<String> applied = new ArrayList<>();
+    WeavingRules rules = new WeavingRules().type(named(SAMPLE), loader -> false).transform(noting(applied, "elsewhere"));
+
+    assertThat(transform(weaver(new Weaving.NamePrefixes(Set.of()), rules), SAMPLE)).isNull();
+    assertThat(applied).isEmpty();
+  }
+
+  @Test
+  void aClassIgnoredByNameIsNeverShownToAMatcher() throws Exception {
+    List<String> seen = new ArrayList<>();
+    ElementMatcher<TypeDescription> recording =
+        type -> {
+          seen.add(type.getName());
+          return true;
+        };
+    WeavingRules rules = new WeavingRules().type(recording).transform(noting(new ArrayList<>(), "any"));
+
+    assertThat(transform(weaver(new Weaving.NamePrefixes(Set.of(), "dev.resyncmeter.agent."), rules), SAMPLE)).isNull();
+    assertThat(seen).isEmpty();
+  }
+
+  @Test
+  void aMatcherThatFailsLeavesTheClassAsItIsAndCountsAFault() throws Exception {
+    WeavingRules rules =
+        new WeavingRules()
+            .type(
+                type -> {
+                  throw new IllegalStateException("a matcher's bug");
+                })
+            .transform(noting(new ArrayList<>(), "never"));
+
+    assertThat(transform(weaver(new Weaving.NamePrefixes(Set.of()), rules), SAMPLE)).isNull();
+    assertThat(faults()).isEqualTo(1);
+  }
+
+  @Test
+  void aClassLoadedWhileAClassIsWovenGoesByUnchanged() throws Exception {
+    List<byte[]> nested = new ArrayList<>();
+    Weaver[] weaver = new Weaver[1];
+    WeavingRules rules =
+        new WeavingRules()
+            .type(named(SAMPLE))
+            .transform(
+                (builder, type, loader, module, domain) -> {
+                  // what a class loading on this thread in the middle of the weaving would ask
+                  nested.add(transformUnchecked(weaver[0], SAMPLE));
+                  return builder;
+                });
+    weaver[0] = weaver(new Weaving.NamePrefixes(Set.of()), rules);
+
+    assertThat(transform(weaver[0], SAMPLE)).isNotNull();
+    assertThat(nested).hasSize(1);
+    assertThat(nested.get(0)).isNull();
+  }
+
+  private static byte[] transformUnchecked(Weaver weaver, String name) {
+    try {
+      return transform(weaver, name);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

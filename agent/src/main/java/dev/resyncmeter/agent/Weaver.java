@@ -116,7 +116,7 @@ final class Weaver implements ClassFileTransformer {
       }
       for (int from = 0; from < matched.size(); from += batchSize) {
         if (from > 0) {
-          pause(pauseMillis);
+          Weaving.sleep(pauseMillis);
         }
         List<Class<?>> batch = matched.subList(from, Math.min(matched.size(), from + batchSize));
         try {
@@ -145,14 +145,6 @@ final class Weaver implements ClassFileTransformer {
     } catch (Throwable t) {
       listener.failed(type.getName(), t);
       return false;
-    }
-  }
-
-  private static void pause(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }

@@ -246,7 +246,7 @@ final class Weaving {
     return false;
   }
 
-  private static void sleep(long millis) {
+  static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {

@@ -13,7 +13,7 @@ import java.util.jar.JarFile;
 
 /**
  * The agent's one class file transformer, registered by {@code premain} before anything costly: the
- * weaving (ByteBuddy's transformer) is built on the agent's start thread while the host starts, and
+ * weaving (the agent's Weaver) is built on the agent's start thread while the host starts, and
  * this gate hands classes to it once it is there. It goes through three states.
  *
  * <ol>
@@ -189,7 +189,7 @@ final class StartGate implements ClassFileTransformer {
     }
   }
 
-  /** What ByteBuddy installs on: its transformer becomes the gate's delegate; all else is the JVM's. */
+  /** What the weaving installs on: its transformer becomes the gate's delegate; all else is the JVM's. */
   private final class Registering implements Instrumentation {
     private final Instrumentation jvm;
 

@@ -30,24 +30,10 @@ import net.bytebuddy.utility.JavaModule;
  */
 public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
 
-  /** Test-only: the weaving of this one class fails, as a bug in the agent or ByteBuddy would make it fail. */
-  public static final String FAIL_WEAVING_PROPERTY = "resyncmeter.test.failWeaving";
-
-  private static final String FAIL_WEAVING = System.getProperty(FAIL_WEAVING_PROPERTY, "");
-  private static final IdentityWeakMap<Boolean> SEES_AGENT = new IdentityWeakMap<>();
-
-  /**
-   * The units whose advice this thread is weaving into the class it transforms now. ByteBuddy weaves
-   * after {@link #transform} returns and reports a failure to the agent's listener, on this thread:
-   * the failure is then theirs.
-   */
-  private static final ThreadLocal<List<UnitSwitch>> WEAVING = new ThreadLocal<>();
-
   private final UnitSwitch unit;
   private final List<Field> fields = new ArrayList<>();
   private final List<Advised> advised = new ArrayList<>();
   private final List<AsmVisitorWrapper> visitors = new ArrayList<>();
-  private Runnable onApplied = () -> {};
 
   private LayoutCheckedAdvice(UnitSwitch unit) {
     this.unit = unit;
@@ -86,12 +72,6 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
     return this;
   }
 
-  /** Runs once a class passed the check, before it is woven (to note what became observable). */
-  public LayoutCheckedAdvice onApplied(Runnable action) {
-    this.onApplied = action;
-    return this;
-  }
-
   @Override
   public DynamicType.Builder<?> transform(
       DynamicType.Builder<?> builder,
@@ -99,7 +79,7 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
       ClassLoader loader,
       JavaModule module,
       ProtectionDomain domain) {
-    if (!seesAgent(loader)) {
+    if (!AdviceReach.seesAgent(loader)) {
       // Woven advice calls the agent's classes: from a loader that cannot reach them it would only fail.
       unit.turnOff(type.getName() + " is loaded by " + loader + ", which cannot see the agent's classes");
       return builder;
@@ -109,14 +89,9 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
       unit.turnOff(type.getName() + " has no " + missing + " (a client version this agent does not know?)");
       return builder;
     }
-    unit.ifOn(onApplied);
-    List<UnitSwitch> weaving = WEAVING.get();
-    if (weaving == null) {
-      weaving = new ArrayList<>(1);
-      WEAVING.set(weaving);
-    }
-    weaving.add(unit);
-    if (type.getName().equals(FAIL_WEAVING)) {
+    unit.woven();
+    Weaving.FaultListener.weaving(unit);
+    if (AdviceReach.failsWeaving(type.getName())) {
       builder = builder.visit(FailingWeaving.INSTANCE);
     }
     for (Advised a : advised) {
@@ -134,10 +109,8 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
    * below an advice method lands here, counted under the unit whose advice it is.
    */
   public static StackManipulation faultsTo(String component) {
-    return new StackManipulation.Compound(new TextConstant(component), MethodInvocation.invoke(ADVICE_FAULT));
+    return new StackManipulation.Compound(new TextConstant(component), MethodInvocation.invoke(adviceFaultMethod()));
   }
-
-  private static final MethodDescription ADVICE_FAULT = adviceFaultMethod();
 
   private static MethodDescription adviceFaultMethod() {
     try {
@@ -145,34 +118,6 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /** The units that gave advice to the class this thread transforms now; forgets them (once per class). */
-  static List<UnitSwitch> takeWeavingUnits() {
-    List<UnitSwitch> units = WEAVING.get();
-    if (units == null) {
-      return List.of();
-    }
-    WEAVING.remove();
-    return units;
-  }
-
-  /** Whether classes of {@code loader} reach this very agent (the system class path, by delegation). */
-  static boolean seesAgent(ClassLoader loader) {
-    if (loader == null) {
-      return false;
-    }
-    Boolean known = SEES_AGENT.get(loader);
-    if (known == null) {
-      // Outside any map lock of ours: loadClass is the host's code and may take the host's locks.
-      try {
-        known = Class.forName(UnitSwitch.class.getName(), false, loader) == UnitSwitch.class;
-      } catch (ClassNotFoundException | LinkageError e) {
-        known = false;
-      }
-      SEES_AGENT.put(loader, known);
-    }
-    return known;
   }
 
   /** What the class lacks, in words, or null when it has everything. */
@@ -199,7 +144,7 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
 
   private record Field(String name, String typeName) {}
 
-  /** What {@link #FAIL_WEAVING_PROPERTY} adds to its class: a rewrite that fails while ByteBuddy weaves. */
+  /** What {@code resyncmeter.test.failWeaving} adds to its class: a rewrite that fails while ByteBuddy weaves. */
   private enum FailingWeaving implements AsmVisitorWrapper {
     INSTANCE;
 
@@ -223,7 +168,7 @@ public final class LayoutCheckedAdvice implements AgentBuilder.Transformer {
         MethodList<?> methods,
         int writerFlags,
         int readerFlags) {
-      throw new IllegalStateException("weaving failure injected into " + type.getName() + " (" + FAIL_WEAVING_PROPERTY + ")");
+      throw new IllegalStateException("weaving failure injected into " + type.getName() + " (" + AdviceReach.FAIL_WEAVING_PROPERTY + ")");
     }
   }
 

@@ -1,12 +1,12 @@
 package dev.resyncmeter.agent;
 
-import net.bytebuddy.matcher.ElementMatcher;
+import java.util.function.Predicate;
 
 /**
  * Cheap class-loader checks before costly type matching: a loader that cannot see a library's
  * handler interface holds no handler classes worth a look at their type hierarchy.
  */
-public final class LibraryPresence implements ElementMatcher<ClassLoader> {
+public final class LibraryPresence implements Predicate<ClassLoader> {
 
   public static final LibraryPresence CLIENT_JAVA_HANDLER =
       new LibraryPresence("io/kubernetes/client/informer/ResourceEventHandler.class");
@@ -18,12 +18,17 @@ public final class LibraryPresence implements ElementMatcher<ClassLoader> {
   // By identity and without a lock: a loader's own equals/hashCode is host code.
   private final IdentityWeakMap<Boolean> seen = new IdentityWeakMap<>();
 
+  /** Whether a loader sees the class {@code className} (its class file). */
+  public static LibraryPresence ofClass(String className) {
+    return new LibraryPresence(className.replace('.', '/') + ".class");
+  }
+
   private LibraryPresence(String resource) {
     this.resource = resource;
   }
 
   @Override
-  public boolean matches(ClassLoader loader) {
+  public boolean test(ClassLoader loader) {
     if (loader == null) {
       return false;
     }

@@ -34,6 +34,13 @@ public final class Part {
     /** API writes: a reconcile's effect ({@code none} and {@code unchanged} need every write seen). */
     API_WRITES;
 
+    /** Tells the collector that this is seen from now on (a class of the part was woven). */
+    public void becameObservable() {
+      if (this == QUEUE_ADDS) {
+        HandlerCallTracker.queueAddsBecameObservable();
+      }
+    }
+
     /** Tells the collector that this is no longer seen. */
     @Override
     public void run() {
@@ -63,7 +70,7 @@ public final class Part {
     this.wovenByName = List.copyOf(builder.wovenByName);
     this.handlerInterface = builder.handlerInterface;
     this.observation = builder.observation;
-    this.unitSwitch = new UnitSwitch(library.displayName() + " " + name, builder.component, observation);
+    this.unitSwitch = new UnitSwitch(library.displayName() + " " + name, builder.component, observation, observation::becameObservable);
   }
 
   /**
@@ -94,8 +101,10 @@ public final class Part {
   }
 
   /**
-   * The library classes it weaves by name, handlers aside (their names with dots): each must be woven
-   * from its first instance on, so the start gate holds their loading back until the weaving is ready.
+   * The library classes it weaves by name (their names with dots), handlers among them only where it
+   * advises more than their handler methods: each must be woven from its first instance on, so the
+   * start gate holds their loading back until the weaving is ready, and the weaving selects them by
+   * this list.
    */
   public List<String> wovenByName() {
     return wovenByName;

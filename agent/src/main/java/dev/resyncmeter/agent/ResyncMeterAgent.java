@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.net.UnknownHostException;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -249,11 +250,11 @@ public final class ResyncMeterAgent {
    */
   static boolean besideOtherJavaAgents() {
     try {
-      String[] commandLine = ProcessHandle.current().info().arguments().orElse(null);
+      List<String> commandLine = commandLine();
       if (commandLine == null) {
         return true;
       }
-      List<String> options = new ArrayList<>(List.of(commandLine));
+      List<String> options = new ArrayList<>(commandLine);
       for (String variable : new String[] {"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"}) {
         String value = System.getenv(variable);
         if (value != null) {
@@ -265,6 +266,36 @@ public final class ResyncMeterAgent {
     } catch (Throwable cannotTell) {
       return true;
     }
+  }
+
+  /**
+   * This JVM's command line, its options among it, or null when it cannot be read. On Linux from
+   * {@code /proc/self/cmdline}, whole: the JDK's {@code ProcessHandle.Info} reads only its first 4096
+   * bytes and then gives no arguments at all, which a long class path makes the common case.
+   */
+  static List<String> commandLine() {
+    try {
+      byte[] bytes = Files.readAllBytes(Path.of("/proc/self/cmdline"));
+      if (bytes.length > 0) {
+        List<String> arguments = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i < bytes.length; i++) {
+          if (bytes[i] == 0) {
+            arguments.add(new String(bytes, from, i - from, StandardCharsets.UTF_8));
+            from = i + 1;
+          }
+        }
+        if (from < bytes.length) {
+          arguments.add(new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8));
+        }
+        // the first is the launcher itself, as in ProcessHandle's command
+        return arguments.subList(1, arguments.size());
+      }
+    } catch (IOException | RuntimeException notLinux) {
+      // read it as the JDK can
+    }
+    String[] arguments = ProcessHandle.current().info().arguments().orElse(null);
+    return arguments == null ? null : List.of(arguments);
   }
 
   static boolean otherJavaAgentIn(List<String> options, Path ownJar) {

@@ -16,19 +16,24 @@ public final class UnitSwitch {
   private final String unit;
   private final String component;
   private final Runnable whenTurnedOff;
+  private final Runnable whenWoven;
   private volatile boolean off;
   private volatile boolean disabled;
 
   /** {@code unit} names it in words, {@code component} in metrics ({@code clientjava-informer}). */
   public UnitSwitch(String unit, String component) {
-    this(unit, component, () -> {});
+    this(unit, component, () -> {}, () -> {});
   }
 
-  /** {@code whenTurnedOff} undoes what the unit told other units while it worked. */
-  public UnitSwitch(String unit, String component, Runnable whenTurnedOff) {
+  /**
+   * {@code whenWoven} tells other units what they can see once a class of this unit is woven; {@code
+   * whenTurnedOff} undoes it.
+   */
+  public UnitSwitch(String unit, String component, Runnable whenTurnedOff, Runnable whenWoven) {
     this.unit = unit;
     this.component = component;
     this.whenTurnedOff = whenTurnedOff;
+    this.whenWoven = whenWoven;
   }
 
   public String unit() {
@@ -69,6 +74,11 @@ public final class UnitSwitch {
     if (!off) {
       action.run();
     }
+  }
+
+  /** A class of the unit was woven (its layout checked): tells the other units, unless the unit is off. */
+  public void woven() {
+    ifOn(whenWoven);
   }
 
   /**

@@ -8,35 +8,51 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.TypeResolutionStrategy;
-import net.bytebuddy.pool.TypePool;
-import net.bytebuddy.utility.JavaModule;
+import java.util.function.Supplier;
 
 /**
- * The agent's class file transformer: for each class not ignored by name, every rule that matches it
- * adds its advice, and ByteBuddy writes the class once. Not ByteBuddy's {@code AgentBuilder}: its
- * transformer class generates a subclass of itself with ByteBuddy when it is first loaded (for the
- * Java 9 module signature this class simply declares), a quarter of a second of the host's start on
- * two cores. A fault is reported to the listener and leaves the class as it was.
+ * The agent's class file transformer. A class not ignored by name is matched against what each part
+ * weaves (its selection: names, and a handler interface whose implementations are found by reading
+ * class file headers); a class no part selects is left alone, without ByteBuddy. A selected class
+ * comes woven ahead of time when the agent was built with its very class file ({@link
+ * PrewovenClasses}); else the parts' weaving rules are built (on first need) and ByteBuddy weaves it
+ * ({@link ByteBuddyWeaving}). A fault is reported to the listener and leaves the class as it was. Not
+ * ByteBuddy's {@code AgentBuilder}: its transformer class generates a subclass of itself with ByteBuddy
+ * when it is first loaded, a quarter of a second of the host's start on two cores.
  */
 final class Weaver implements ClassFileTransformer {
 
-  private final ByteBuddy byteBuddy;
   private final Weaving.NamePrefixes ignored;
-  private final List<WeavingRules.Rule> rules;
+  /** What each part weaves, without its transformers: decides whether a class is woven at all. */
+  private final Matching selection;
+  private final Supplier<List<WeavingRules.Rule>> makeRules;
+  private volatile Matching rules;
+  private final PrewovenClasses prewoven;
   private final Weaving.FaultListener listener;
+  private volatile ByteBuddyWeaving byteBuddy;
   /** Set while this thread weaves: a class its weaving loads goes by unchanged, as with ByteBuddy's own transformer. */
   private final ThreadLocal<Boolean> weaving = new ThreadLocal<>();
 
-  Weaver(ByteBuddy byteBuddy, Weaving.NamePrefixes ignored, List<WeavingRules.Rule> rules, Weaving.FaultListener listener) {
-    this.byteBuddy = byteBuddy;
+  /**
+   * Selects with {@code selection} and weaves with the rules {@code makeRules} makes on first need;
+   * every rule that matches a selected class applies, in order.
+   */
+  Weaver(
+      Weaving.NamePrefixes ignored,
+      List<WeavingRules.Rule> selection,
+      Supplier<List<WeavingRules.Rule>> makeRules,
+      PrewovenClasses prewoven,
+      Weaving.FaultListener listener) {
     this.ignored = ignored;
-    this.rules = List.copyOf(rules);
+    this.selection = new Matching(selection);
+    this.makeRules = makeRules;
+    this.prewoven = prewoven;
     this.listener = listener;
+  }
+
+  /** Selects and weaves with the same rules. */
+  Weaver(Weaving.NamePrefixes ignored, List<WeavingRules.Rule> rules, PrewovenClasses prewoven, Weaving.FaultListener listener) {
+    this(ignored, rules, () -> rules, prewoven, listener);
   }
 
   @Override
@@ -56,37 +72,46 @@ final class Weaver implements ClassFileTransformer {
     }
     weaving.set(Boolean.TRUE);
     try {
-      return weave(module, loader, name, domain, classFile);
+      List<WeavingRules.Rule> selected = selection.matching(loader, name, classFile);
+      return selected.isEmpty() ? null : weave(selected, module, loader, name, domain, classFile);
+    } catch (Throwable t) {
+      listener.failed(name, t);
+      return null;
     } finally {
       weaving.remove();
     }
   }
 
-  private byte[] weave(Module module, ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile) {
-    try {
-      ClassFileLocator locator =
-          new ClassFileLocator.Compound(
-              ClassFileLocator.Simple.of(name, classFile),
-              loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader));
-      TypePool pool =
-          new TypePool.LazyFacade(
-              new TypePool.Default.WithLazyResolution(
-                  TypePool.CacheProvider.Simple.withObjectType(), locator, TypePool.Default.ReaderMode.FAST));
-      TypeDescription type = pool.describe(name).resolve();
-      JavaModule javaModule = module == null ? null : JavaModule.of(module);
-      DynamicType.Builder<?> builder = null;
-      for (WeavingRules.Rule rule : rules) {
-        if ((rule.loaders() == null || rule.loaders().matches(loader)) && rule.types().matches(type)) {
-          if (builder == null) {
-            builder = byteBuddy.decorate(type, locator);
-          }
-          builder = rule.transformer().transform(builder, type, loader, javaModule, domain);
+  /** The parts' selections that match a class about to be defined, in order. */
+  List<WeavingRules.Rule> selecting(ClassLoader loader, String name, byte[] classFile) {
+    return selection.matching(loader, name, classFile);
+  }
+
+  /** The weaving rules that match it, in order; builds them on first need. */
+  List<WeavingRules.Rule> weavingRules(ClassLoader loader, String name, byte[] classFile) {
+    return weavingRules().matching(loader, name, classFile);
+  }
+
+  /** The weaving rules, built now if they were not yet (the units' own setup runs with them). */
+  private Matching weavingRules() {
+    Matching made = rules;
+    if (made == null) {
+      synchronized (this) {
+        made = rules;
+        if (made == null) {
+          rules = made = new Matching(makeRules.get());
         }
       }
-      if (builder == null) {
-        return null;
+    }
+    return made;
+  }
+
+  private byte[] weave(List<WeavingRules.Rule> selected, Module module, ClassLoader loader, String name, ProtectionDomain domain, byte[] classFile) {
+    try {
+      byte[] woven = prewoven.woven(name, classFile, selected, loader);
+      if (woven == null) {
+        woven = byteBuddy().weave(weavingRules(loader, name, classFile), module, loader, name, domain, classFile);
       }
-      byte[] woven = builder.make(TypeResolutionStrategy.Disabled.INSTANCE, pool).getBytes();
       listener.woven(name, loader);
       return woven;
     } catch (Throwable t) {
@@ -97,12 +122,96 @@ final class Weaver implements ClassFileTransformer {
     }
   }
 
+  /** ByteBuddy's weaving, made the first time a class needs it. */
+  ByteBuddyWeaving byteBuddy() {
+    ByteBuddyWeaving made = byteBuddy;
+    if (made == null) {
+      synchronized (this) {
+        made = byteBuddy;
+        if (made == null) {
+          byteBuddy = made = new ByteBuddyWeaving();
+        }
+      }
+    }
+    return made;
+  }
+
+  /** Rules and the handler interfaces they look for: which of them match a class. */
+  private static final class Matching {
+    private final List<WeavingRules.Rule> rules;
+    private final SuperTypes superTypes;
+    /** Per rule: the bit of its handler interface in {@link SuperTypes}' answers; 0 for none. */
+    private final int[] interfaceBits;
+
+    Matching(List<WeavingRules.Rule> rules) {
+      this.rules = List.copyOf(rules);
+      List<String> interfaces = new ArrayList<>();
+      for (WeavingRules.Rule rule : this.rules) {
+        if (rule.handlerInterface() != null && !interfaces.contains(rule.handlerInterface())) {
+          interfaces.add(rule.handlerInterface());
+        }
+      }
+      this.superTypes = new SuperTypes(interfaces);
+      this.interfaceBits = new int[this.rules.size()];
+      for (int i = 0; i < interfaceBits.length; i++) {
+        String handlerInterface = this.rules.get(i).handlerInterface();
+        interfaceBits[i] = handlerInterface == null ? 0 : superTypes.bit(handlerInterface);
+      }
+    }
+
+    /** The rules that match a class about to be defined; reads its class file's header only, and only if a rule looks for implementations. */
+    List<WeavingRules.Rule> matching(ClassLoader loader, String name, byte[] classFile) {
+      List<WeavingRules.Rule> matched = List.of();
+      int implemented = -1;
+      for (int i = 0; i < rules.size(); i++) {
+        WeavingRules.Rule rule = rules.get(i);
+        boolean matches = rule.names().contains(name);
+        if (!matches && rule.looksIn(loader)) {
+          if (implemented < 0) {
+            implemented = superTypes.implementedBy(loader, classFile);
+          }
+          matches = (implemented & interfaceBits[i]) != 0;
+        }
+        if (matches) {
+          if (matched.isEmpty()) {
+            matched = new ArrayList<>(2);
+          }
+          matched.add(rule);
+        }
+      }
+      return matched;
+    }
+
+    /** Whether a rule matches a loaded class: by name, or by the super types reflection gives. */
+    boolean matchesLoaded(Class<?> type) {
+      int implemented = -1;
+      for (int i = 0; i < rules.size(); i++) {
+        WeavingRules.Rule rule = rules.get(i);
+        if (rule.names().contains(type.getName())) {
+          return true;
+        }
+        if (rule.looksIn(type.getClassLoader())) {
+          if (implemented < 0) {
+            implemented = superTypes.implementedBy(type);
+          }
+          if ((implemented & interfaceBits[i]) != 0) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+  }
+
   /**
-   * Weaves the classes already loaded that a rule matches: retransformed in small batches with a
+   * Weaves the classes already loaded that a part selects: retransformed in small batches with a
    * pause between them (each batch stops the world), looking again until a look finds no new one (the
    * host goes on loading classes meanwhile).
    */
   void retransformLoaded(Instrumentation instrumentation, int batchSize, long pauseMillis) {
+    // Attached: what the units set up for classes loaded before (JOSDK's names of its earlier event
+    // sources) must be there before any retransformed class runs.
+    weavingRules();
     Set<Class<?>> looked = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int look = 0; look < 100; look++) {
       List<Class<?>> matched = new ArrayList<>();
@@ -130,18 +239,15 @@ final class Weaver implements ClassFileTransformer {
     }
   }
 
-  private boolean matchesLoaded(Instrumentation instrumentation, Class<?> type) {
+  /** Whether a part selects a loaded class: by name, or by the super types reflection gives. */
+  boolean matchesLoaded(Instrumentation instrumentation, Class<?> type) {
     try {
-      if (type.isArray() || type.isPrimitive() || type.isHidden() || ignored.ignores(type.getName()) || !instrumentation.isModifiableClass(type)) {
-        return false;
-      }
-      TypeDescription description = TypeDescription.ForLoadedType.of(type);
-      for (WeavingRules.Rule rule : rules) {
-        if ((rule.loaders() == null || rule.loaders().matches(type.getClassLoader())) && rule.types().matches(description)) {
-          return true;
-        }
-      }
-      return false;
+      return !type.isArray()
+          && !type.isPrimitive()
+          && !type.isHidden()
+          && !ignored.ignores(type.getName())
+          && instrumentation.isModifiableClass(type)
+          && selection.matchesLoaded(type);
     } catch (Throwable t) {
       listener.failed(type.getName(), t);
       return false;

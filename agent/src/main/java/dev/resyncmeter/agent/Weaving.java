@@ -1,6 +1,7 @@
 package dev.resyncmeter.agent;
 
 import dev.resyncmeter.collector.ResyncMetrics;
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,16 +9,11 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.scaffold.MethodGraph;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * Everything of ByteBuddy's: the weaving of the parts to instrument, and the transformer that weaves
- * them. Only the agent's start thread loads this class, so {@code premain} itself loads none of
- * ByteBuddy.
+ * The weaving of the parts to instrument: their rules, the transformer that applies them, and what it
+ * publishes. Only the agent's start thread loads this class, so {@code premain} itself loads none of
+ * ByteBuddy; the weaving loads ByteBuddy only when a class was not woven ahead of time.
  */
 final class Weaving {
 
@@ -65,30 +61,43 @@ final class Weaving {
    * weaves the few that matter itself ({@link #weaveEarlyHandlers}), and no pass over every loaded
    * class is made.
    */
-  void install(Instrumentation instrumentation, boolean retransformLoaded) throws ReflectiveOperationException {
+  void install(Instrumentation instrumentation, boolean retransformLoaded) throws IOException {
     // premain switched off Nexus and Unsafe class injection before (see its disableUnsafeProbes).
-    // Advice rewrites only methods a class declares, so no method graph of its super types is needed;
-    // building one reads every interface's class file, and another agent's injected interfaces
-    // (OpenTelemetry's VirtualFieldAccessor) have none, which failed the whole class. No implementation
-    // context: advice adds no member, so a retransformation can weave it too (the early handlers, a JVM
-    // attached to).
-    ByteBuddy byteBuddy =
-        new ByteBuddy()
-            .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
-            .with(Implementation.Context.Disabled.Factory.INSTANCE);
-    WeavingRules rules = new WeavingRules();
-    for (Part part : parts) {
-      part.weaving().install(rules);
-    }
-    // Ignored by name only: a check of the class's modifiers (isSynthetic, say) would parse the class
-    // file of every class the host loads, in every class loader.
-    Weaver weaver = new Weaver(byteBuddy, IGNORED, rules.rules(), new FaultListener(agentVersion));
+    Weaver weaver = weaver(PrewovenClasses.load());
     instrumentation.addTransformer(weaver, true);
     if (retransformLoaded) {
       // Attached to a running host: retransformation stops the world for each batch, so the loaded
       // classes go in small batches with a pause between them.
       weaver.retransformLoaded(instrumentation, RETRANSFORM_BATCH, RETRANSFORM_PAUSE_MILLIS);
     }
+  }
+
+  /**
+   * The transformer that weaves the parts, with the classes woven ahead of time. It selects classes by
+   * the parts' own descriptions; their weaving (ByteBuddy's matchers and advice) is built only when a
+   * class was not woven ahead of time.
+   */
+  Weaver weaver(PrewovenClasses prewoven) {
+    List<WeavingRules.Rule> selection = new ArrayList<>();
+    for (Part part : parts) {
+      selection.add(WeavingRules.Rule.of(part));
+    }
+    // Ignored by name only: a check of the class's modifiers (isSynthetic, say) would parse the class
+    // file of every class the host loads, in every class loader.
+    return new Weaver(IGNORED, selection, this::rules, prewoven, new FaultListener(agentVersion));
+  }
+
+  /** The parts' weaving rules: loads their units, and ByteBuddy's matchers with them. */
+  List<WeavingRules.Rule> rules() {
+    WeavingRules rules = new WeavingRules();
+    for (Part part : parts) {
+      try {
+        part.weaving().install(rules.forPart(part.component()));
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot make the weaving of " + part.component(), e);
+      }
+    }
+    return rules.rules();
   }
 
   /**
@@ -149,18 +158,13 @@ final class Weaving {
   }
 
   /** Matches a type whose name starts with one of the prefixes; reads nothing but the name. */
-  static final class NamePrefixes extends ElementMatcher.Junction.AbstractBase<TypeDescription> {
+  static final class NamePrefixes {
     private final Set<String> except;
     private final String[] prefixes;
 
     NamePrefixes(Set<String> except, String... prefixes) {
       this.except = Set.copyOf(except);
       this.prefixes = prefixes;
-    }
-
-    @Override
-    public boolean matches(TypeDescription type) {
-      return ignores(type.getName());
     }
 
     boolean ignores(String name) {
@@ -261,6 +265,33 @@ final class Weaving {
   static final class FaultListener {
     private static final Set<Library> INFO_PUBLISHED = new HashSet<>();
 
+    /**
+     * The units whose advice this thread is weaving into the class it transforms now. ByteBuddy weaves
+     * after the transformers return and a failure comes to this listener, on this thread: the failure
+     * is then theirs.
+     */
+    private static final ThreadLocal<List<UnitSwitch>> WEAVING = new ThreadLocal<>();
+
+    /** {@code unit} gives its advice to the class this thread transforms now. */
+    static void weaving(UnitSwitch unit) {
+      List<UnitSwitch> units = WEAVING.get();
+      if (units == null) {
+        units = new ArrayList<>(1);
+        WEAVING.set(units);
+      }
+      units.add(unit);
+    }
+
+    /** The units that gave advice to the class this thread transforms now; forgets them (once per class). */
+    private static List<UnitSwitch> takeWeavingUnits() {
+      List<UnitSwitch> units = WEAVING.get();
+      if (units == null) {
+        return List.of();
+      }
+      WEAVING.remove();
+      return units;
+    }
+
     private final String agentVersion;
 
     FaultListener(String agentVersion) {
@@ -300,7 +331,7 @@ final class Weaving {
      * agent's matching (matchers never fail on a class they cannot fully read: see HasSuperTypeNamed).
      */
     void failed(String typeName, Throwable throwable) {
-      List<UnitSwitch> units = LayoutCheckedAdvice.takeWeavingUnits();
+      List<UnitSwitch> units = takeWeavingUnits();
       if (units.isEmpty()) {
         AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + typeName + ": " + throwable, throwable));
         return;
@@ -313,7 +344,7 @@ final class Weaving {
 
     /** The transformation of a class ended, woven, failed or left alone. */
     void completed() {
-      LayoutCheckedAdvice.takeWeavingUnits();
+      takeWeavingUnits();
     }
   }
 }

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,5 +110,32 @@ class EarlyHandlersTest {
         .isTrue();
     assertThat(ResyncMeterAgent.otherJavaAgentIn(List.of("-javaagent:" + ownAbsolute, "-javaagent:jmx.jar=127.0.0.1:9404:c.yaml"), own)).isTrue();
     assertThat(ResyncMeterAgent.otherJavaAgentIn(List.of("@/tmp/jvm-arguments"), own)).as("an argument file cannot be told").isTrue();
+  }
+
+  /** Prints the command line as the agent reads it, one argument per line. */
+  public static final class PrintCommandLine {
+    public static void main(String[] args) {
+      System.out.print(String.join("\n", ResyncMeterAgent.commandLine()));
+    }
+  }
+
+  @Test
+  void theCommandLineIsReadWholeHoweverLongTheClassPath() throws Exception {
+    // the JDK's own reading gives no arguments past 4096 bytes; the agent then had to assume another agent
+    String classPath = System.getProperty("java.class.path") + File.pathSeparator + "/no/such/folder/padding".repeat(300);
+    Process java =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classPath,
+                PrintCommandLine.class.getName(),
+                "an-argument-after-a-long-class-path")
+            .redirectErrorStream(true)
+            .start();
+    String printed = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(classPath.length()).isGreaterThan(4096);
+    assertThat(printed.lines().toList()).as(printed).containsSubsequence("-cp", classPath, PrintCommandLine.class.getName(), "an-argument-after-a-long-class-path");
   }
 }

@@ -77,7 +77,7 @@ class LayoutCheckedAdviceTest {
   @Test
   void anUnrecognisedClassIsLeftAsItIsAndSwitchesItsUnitOffOnce() {
     AtomicInteger undone = new AtomicInteger();
-    UnitSwitch unit = new UnitSwitch("test", "test", undone::incrementAndGet);
+    UnitSwitch unit = new UnitSwitch("test", "test", undone::incrementAndGet, () -> {});
     LayoutCheckedAdvice advice = queueAdvice(unit);
     DynamicType.Builder<?> builder = new ByteBuddy().redefine(RenamedFieldQueue.class);
 
@@ -102,10 +102,10 @@ class LayoutCheckedAdviceTest {
   }
 
   @Test
-  void aRecognisedClassRunsTheAppliedActionAndKeepsTheUnitOn() {
+  void aRecognisedClassTellsItsUnitItWasWovenAndKeepsTheUnitOn() {
     AtomicInteger applied = new AtomicInteger();
-    UnitSwitch unit = new UnitSwitch("test", "test");
-    LayoutCheckedAdvice advice = queueAdvice(unit).onApplied(applied::incrementAndGet);
+    UnitSwitch unit = new UnitSwitch("test", "test", () -> {}, applied::incrementAndGet);
+    LayoutCheckedAdvice advice = queueAdvice(unit);
 
     advice.transform(new ByteBuddy().redefine(KnownQueue.class), TypeDescription.ForLoadedType.of(KnownQueue.class), LOADER, null, null);
 

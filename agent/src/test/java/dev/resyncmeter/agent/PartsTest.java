@@ -121,7 +121,7 @@ class PartsTest {
   @Test
   void aDisabledSwitchIsOffQuietlyAndTellsWhatIsLostOnce() {
     AtomicInteger lost = new AtomicInteger();
-    UnitSwitch unit = new UnitSwitch("test part", "test-part", lost::incrementAndGet);
+    UnitSwitch unit = new UnitSwitch("test part", "test-part", lost::incrementAndGet, () -> {});
     unit.disable();
     assertThat(unit.on()).isFalse();
     assertThat(unit.isOff()).isTrue();

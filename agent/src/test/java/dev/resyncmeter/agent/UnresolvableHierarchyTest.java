@@ -35,7 +35,7 @@ class UnresolvableHierarchyTest {
 
   @BeforeEach
   void installTheWeaving() throws Exception {
-    assertThat(LibraryPresence.CLIENT_JAVA_HANDLER.matches(LOADER)).as("the test's loader sees client-java").isTrue();
+    assertThat(LibraryPresence.CLIENT_JAVA_HANDLER.test(LOADER)).as("the test's loader sees client-java").isTrue();
     metrics = new ResyncMetrics();
     AgentMetrics.install(metrics);
     List<ClassFileTransformer> registered = new ArrayList<>();

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resyncmeter.collector.ResyncMetrics;
@@ -9,11 +8,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.matcher.ElementMatcher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,8 +19,13 @@ class WeaverTest {
   private static final ClassLoader LOADER = WeaverTest.class.getClassLoader();
   private static final String SAMPLE = Sample.class.getName();
 
-  /** A class for the rules to match. */
-  static final class Sample {}
+  /** An interface for the rules to match the implementations of. */
+  interface Marker {}
+
+  abstract static class MarkedBase implements Marker {}
+
+  /** A class for the rules to match: by name, or as an implementation of {@link Marker} through its super class. */
+  static final class Sample extends MarkedBase {}
 
   private ResyncMetrics metrics;
 
@@ -46,8 +46,7 @@ class WeaverTest {
   }
 
   private static Weaver weaver(Weaving.NamePrefixes ignored, WeavingRules rules) {
-    return new Weaver(
-        new ByteBuddy().with(Implementation.Context.Disabled.Factory.INSTANCE), ignored, rules.rules(), new Weaving.FaultListener("test"));
+    return new Weaver(ignored, rules.rules(), PrewovenClasses.NONE, new Weaving.FaultListener("test"));
   }
 
   private static byte[] transform(Weaver weaver, String name) throws Exception {
@@ -72,11 +71,11 @@ class WeaverTest {
     List<String> applied = new ArrayList<>();
     WeavingRules rules =
         new WeavingRules()
-            .type(named(SAMPLE))
+            .type(SAMPLE)
             .transform(noting(applied, "first"))
-            .type(named("com.example.Other"))
+            .type("com.example.Other")
             .transform(noting(applied, "other"))
-            .type(named(SAMPLE), loader -> loader == LOADER)
+            .implementationsOf(Marker.class.getName(), loader -> loader == LOADER)
             .transform(noting(applied, "second"));
 
     byte[] woven = transform(weaver(new Weaving.NamePrefixes(Set.of(), "com.example."), rules), SAMPLE);
@@ -89,21 +88,41 @@ class WeaverTest {
   @Test
   void aClassNoRuleMatchesIsLeftAsItIs() throws Exception {
     List<String> applied = new ArrayList<>();
-    WeavingRules rules = new WeavingRules().type(named(SAMPLE), loader -> false).transform(noting(applied, "elsewhere"));
+    WeavingRules rules =
+        new WeavingRules()
+            .type("com.example.Other")
+            .transform(noting(applied, "by another name"))
+            .implementationsOf(Marker.class.getName(), loader -> false)
+            .transform(noting(applied, "elsewhere"))
+            .implementationsOf(Runnable.class.getName(), loader -> true)
+            .transform(noting(applied, "another interface"));
 
     assertThat(transform(weaver(new Weaving.NamePrefixes(Set.of()), rules), SAMPLE)).isNull();
     assertThat(applied).isEmpty();
   }
 
   @Test
+  void anInterfaceIsNeverAnImplementation() throws Exception {
+    List<String> applied = new ArrayList<>();
+    WeavingRules rules = new WeavingRules().implementationsOf(Marker.class.getName(), loader -> true).transform(noting(applied, "any"));
+
+    assertThat(transform(weaver(new Weaving.NamePrefixes(Set.of()), rules), Marker.class.getName())).isNull();
+    assertThat(transform(weaver(new Weaving.NamePrefixes(Set.of()), rules), MarkedBase.class.getName())).isNotNull();
+    assertThat(applied).containsExactly("any:" + MarkedBase.class.getName());
+  }
+
+  @Test
   void aClassIgnoredByNameIsNeverShownToAMatcher() throws Exception {
-    List<String> seen = new ArrayList<>();
-    ElementMatcher<TypeDescription> recording =
-        type -> {
-          seen.add(type.getName());
-          return true;
-        };
-    WeavingRules rules = new WeavingRules().type(recording).transform(noting(new ArrayList<>(), "any"));
+    List<ClassLoader> seen = new ArrayList<>();
+    WeavingRules rules =
+        new WeavingRules()
+            .implementationsOf(
+                Marker.class.getName(),
+                loader -> {
+                  seen.add(loader);
+                  return true;
+                })
+            .transform(noting(new ArrayList<>(), "any"));
 
     assertThat(transform(weaver(new Weaving.NamePrefixes(Set.of(), "dev.resyncmeter.agent."), rules), SAMPLE)).isNull();
     assertThat(seen).isEmpty();
@@ -113,8 +132,9 @@ class WeaverTest {
   void aMatcherThatFailsLeavesTheClassAsItIsAndCountsAFault() throws Exception {
     WeavingRules rules =
         new WeavingRules()
-            .type(
-                type -> {
+            .implementationsOf(
+                Marker.class.getName(),
+                loader -> {
                   throw new IllegalStateException("a matcher's bug");
                 })
             .transform(noting(new ArrayList<>(), "never"));
@@ -129,7 +149,7 @@ class WeaverTest {
     Weaver[] weaver = new Weaver[1];
     WeavingRules rules =
         new WeavingRules()
-            .type(named(SAMPLE))
+            .type(SAMPLE)
             .transform(
                 (builder, type, loader, module, domain) -> {
                   // what a class loading on this thread in the middle of the weaving would ask

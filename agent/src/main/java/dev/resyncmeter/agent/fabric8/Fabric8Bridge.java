@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.fabric8;
 
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
@@ -17,6 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * call is the informer's. Every method catches its own faults: nothing here may reach the host.
  */
 public final class Fabric8Bridge {
+
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = Fabric8.INFORMER.unitSwitch();
 
   static final String COMPONENT = "fabric8-informer";
 
@@ -47,7 +51,7 @@ public final class Fabric8Bridge {
 
   /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
   public static void informerCreated(Class<?> apiType, Object processor, Object store, Object reflector) {
-    if (!Fabric8Instrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ResyncMetrics metrics = AgentMetrics.get();
@@ -64,7 +68,7 @@ public final class Fabric8Bridge {
 
   /** {@code SharedProcessor.addProcessorListener} starts: the listener it makes belongs to {@code processor}. */
   public static void listenerAdding(Object processor) {
-    if (Fabric8Instrumentation.SWITCH.on()) {
+    if (SWITCH.on()) {
       ADDING_TO.set(processor);
     }
   }
@@ -75,7 +79,7 @@ public final class Fabric8Bridge {
 
   /** A {@code ProcessorListener} was made for {@code handler} with the resync period fabric8 chose for it. */
   public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) throws ReflectiveOperationException {
-    if (!Fabric8Instrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ResyncMetrics metrics = AgentMetrics.get();
@@ -95,7 +99,7 @@ public final class Fabric8Bridge {
 
   /** {@code ProcessorStore.update(List)}: a list's page; after the first full list, a relist's. */
   public static void listPageStarting(boolean synced) {
-    if (synced && Fabric8Instrumentation.SWITCH.on()) {
+    if (synced && SWITCH.on()) {
       RELISTING.set(Boolean.TRUE);
       RELIST_PAGES_IN_PROGRESS.incrementAndGet();
     }
@@ -113,17 +117,17 @@ public final class Fabric8Bridge {
    * queued. After an attach, a processor made before it is met here.
    */
   public static void distributing(Object processor, Object notification) throws ReflectiveOperationException {
-    if (LateStart.attached() && INFORMER_OF_PROCESSOR.get(processor) == null && Fabric8Instrumentation.SWITCH.on()) {
+    if (LateStart.attached() && INFORMER_OF_PROCESSOR.get(processor) == null && SWITCH.on()) {
       LateFabric8Informers.processorMet(processor, notification);
     }
-    if (RELIST_PAGES_IN_PROGRESS.get() > 0 && RELISTING.get() != null && Fabric8Instrumentation.SWITCH.on()) {
+    if (RELIST_PAGES_IN_PROGRESS.get() > 0 && RELISTING.get() != null && SWITCH.on()) {
       RELIST_UPDATES.put(notification, Boolean.TRUE);
     }
   }
 
   /** {@code ProcessorStore.resync()}: the cache is replayed to the listeners due. */
   public static void resync(Object store) throws ReflectiveOperationException {
-    if (!Fabric8Instrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     Fabric8Informer informer = INFORMER_OF_STORE.get(store);
@@ -143,7 +147,7 @@ public final class Fabric8Bridge {
    * before 7.x). Once the store has synced, every list is a relist; expired after a 410 Gone.
    */
   public static void listSynced(Object store, boolean synced) throws ReflectiveOperationException {
-    if (!synced || !Fabric8Instrumentation.SWITCH.on()) {
+    if (!synced || !SWITCH.on()) {
       return;
     }
     Fabric8Informer informer = INFORMER_OF_STORE.get(store);
@@ -159,7 +163,7 @@ public final class Fabric8Bridge {
 
   /** The reflector's watch closed with an error; {@code gone} for 410 Gone. */
   public static void watchClosed(Object reflector, boolean gone) throws ReflectiveOperationException {
-    if (!Fabric8Instrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     Fabric8Informer informer = INFORMER_OF_REFLECTOR.get(reflector);
@@ -179,7 +183,7 @@ public final class Fabric8Bridge {
    * delivery.
    */
   public static Object deliveryStarting(Object listener, Object notification) throws ReflectiveOperationException {
-    if (!Fabric8Instrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     Fabric8Listener state = LISTENERS.get(listener);
@@ -210,7 +214,7 @@ public final class Fabric8Bridge {
    * not the delivering listener's own handler being called by it (a delegate, a super call).
    */
   public static Object handlerCallStarting(Object handler, int type) {
-    if (!Fabric8Instrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     ThreadContext context = ThreadContext.current();
@@ -237,6 +241,6 @@ public final class Fabric8Bridge {
 
   /** The handler method returned or threw. Not gated: a call opened while on is always closed. */
   public static void handlerCallFinished(Object call) {
-    ((Fabric8Listener) call).callFinished(!Fabric8Instrumentation.SWITCH.isOff());
+    ((Fabric8Listener) call).callFinished(!SWITCH.isOff());
   }
 }

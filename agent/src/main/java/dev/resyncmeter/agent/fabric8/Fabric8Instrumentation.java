@@ -3,13 +3,11 @@ package dev.resyncmeter.agent.fabric8;
 import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import dev.resyncmeter.agent.HasSuperTypeNamed;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.LibraryPresence;
@@ -35,7 +33,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
   public WeavingRules install(WeavingRules builder) {
     String cache = PACKAGE + "impl.cache.";
     return builder
-        .type(named(PACKAGE + "impl.DefaultSharedIndexInformer"))
+        .type(PACKAGE + "impl.DefaultSharedIndexInformer")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("apiTypeClass", Class.class.getName())
@@ -43,7 +41,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                 .field("processorStore", cache + "ProcessorStore")
                 .field("reflector", cache + "Reflector")
                 .constructor(4, Fabric8Advice.InformerConstructor.class))
-        .type(named(cache + "SharedProcessor"))
+        .type(cache + "SharedProcessor")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("addProcessorListener", 3, Fabric8Advice.AddProcessorListener.class)
@@ -52,12 +50,12 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                     named("distribute").and(takesArguments(2)).and(takesArgument(0, named(cache + "ProcessorListener$Notification"))),
                     Fabric8Advice.Distribute.class,
                     true))
-        .type(named(cache + "ProcessorListener"))
+        .type(cache + "ProcessorListener")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .constructor(2, Fabric8Advice.ListenerConstructor.class)
                 .method("add", 1, Fabric8Advice.Delivery.class))
-        .type(named(cache + "ProcessorStore"))
+        .type(cache + "ProcessorStore")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("synced", "java.util.concurrent.atomic.AtomicBoolean")
@@ -72,7 +70,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                     Fabric8Advice.ListSynced.class,
                     true)
                 .method("resync", 0, Fabric8Advice.Resync.class))
-        .type(named(cache + "Reflector$ReflectorWatcher"))
+        .type(cache + "Reflector$ReflectorWatcher")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("this$0", cache + "Reflector")
@@ -83,7 +81,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                     true))
         // Any handler class of the host's, JOSDK's event sources among them. A handler need not
         // override every method, so none is required; generic ones also have bridge methods.
-        .type(not(isInterface()).and(new HasSuperTypeNamed(RESOURCE_EVENT_HANDLER)), LibraryPresence.FABRIC8_HANDLER)
+        .implementationsOf(RESOURCE_EVENT_HANDLER, LibraryPresence.FABRIC8_HANDLER)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("onAdd", handlerMethod("onAdd", 1), Fabric8Advice.HandlerAdd.class, false)

@@ -28,7 +28,10 @@ public final class Josdk {
               PROCESSING + "event.EventProcessor",
               PROCESSING + "event.EventProcessor$ReconcilerExecutor",
               PROCESSING + "event.ResourceState",
-              PROCESSING + "event.source.timer.TimerEventSource$EventProducerTimeTask")
+              PROCESSING + "event.source.timer.TimerEventSource$EventProducerTimeTask",
+              // fabric8 handlers, which fabric8's part weaves too: JOSDK's advice goes beyond their handler methods
+              PROCESSING + "event.source.informer.InformerEventSource",
+              PROCESSING + "event.source.controller.ControllerEventSource")
           .build();
 
   public static final List<Part> PARTS = List.of(RECONCILER);

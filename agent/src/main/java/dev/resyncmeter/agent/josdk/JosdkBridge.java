@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.josdk;
 
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.Fields;
@@ -23,6 +24,9 @@ import dev.resyncmeter.collector.Trigger;
  * catches its own faults: nothing here may reach the host.
  */
 public final class JosdkBridge {
+
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = Josdk.RECONCILER.unitSwitch();
 
   static final String COMPONENT = "josdk-reconciler";
   private static final String CONTROLLER_EVENT_SOURCE = JosdkInstrumentation.PACKAGE + "event.source.controller.ControllerEventSource";
@@ -60,7 +64,7 @@ public final class JosdkBridge {
 
   /** JOSDK made the event source that handles its controller's primary resources. */
   public static void controllerEventSourceCreated(Object eventSource, String controllerName) {
-    if (JosdkInstrumentation.SWITCH.on() && controllerName != null) {
+    if (SWITCH.on() && controllerName != null) {
       // Every event that passes its filters goes to the EventProcessor, where the agent sees it.
       Fabric8Handlers.named(eventSource, controllerName, true);
     }
@@ -93,7 +97,7 @@ public final class JosdkBridge {
    * takes the reason it was scheduled for; any other is {@code other}.
    */
   public static Object eventHandling(boolean resourceEvent) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     ThreadContext context = ThreadContext.current();
@@ -114,7 +118,7 @@ public final class JosdkBridge {
 
   /** {@code InformerEventSource.propagateEvent} starts or ends: its events are a secondary resource's change. */
   public static void propagating(boolean propagating) {
-    if (JosdkInstrumentation.SWITCH.on() || !propagating) {
+    if (SWITCH.on() || !propagating) {
       JosdkThread.of(ThreadContext.current()).propagating = propagating;
     }
   }
@@ -127,7 +131,7 @@ public final class JosdkBridge {
 
   /** A reschedule, retry or delay is being scheduled for {@code reason}; returns what to restore. */
   public static Object schedulingStarting(Trigger reason) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
@@ -144,7 +148,7 @@ public final class JosdkBridge {
 
   /** A timer task was made: it will fire for the reason being scheduled now ({@code other} if none). */
   public static void timerTaskCreated(Object task) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     Trigger reason = JosdkThread.of(ThreadContext.current()).scheduling;
@@ -153,7 +157,7 @@ public final class JosdkBridge {
 
   /** A timer task runs (on the timer's thread, or inline for an instant reschedule). */
   public static Object timerFiring(Object task) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
@@ -176,7 +180,7 @@ public final class JosdkBridge {
    * is the event being handled, or a failed reconcile marking itself for its retry.
    */
   public static void eventMarked(Object resourceState) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
@@ -186,7 +190,7 @@ public final class JosdkBridge {
 
   /** {@code ResourceState.unMarkEventReceived}: a reconcile is submitted for the events marked. */
   public static void eventsTaken(Object resourceState) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     Trigger taken = PENDING.remove(resourceState);
@@ -197,7 +201,7 @@ public final class JosdkBridge {
 
   /** The {@code ReconcilerExecutor} made right after the marks were taken carries their trigger. */
   public static void reconcileSubmitted(Object executor) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
@@ -210,7 +214,7 @@ public final class JosdkBridge {
 
   /** {@code ReconcilerExecutor.run()} starts on a reconciler thread. */
   public static void executionStarting(Object executor) {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
@@ -236,7 +240,7 @@ public final class JosdkBridge {
    * passes its trigger on to the next one: that reconcile does the work the events asked for.
    */
   public static void executionEnding() {
-    if (!JosdkInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     JosdkThread thread = JosdkThread.ifAny(ThreadContext.current());
@@ -272,7 +276,7 @@ public final class JosdkBridge {
    */
   public static long reconcileStarting(String controllerName, Object resource) throws ReflectiveOperationException {
     ResyncMetrics metrics = AgentMetrics.get();
-    if (!JosdkInstrumentation.SWITCH.on() || metrics == null || controllerName == null) {
+    if (!SWITCH.on() || metrics == null || controllerName == null) {
       return 0;
     }
     ThreadContext context = ThreadContext.current();
@@ -290,7 +294,7 @@ public final class JosdkBridge {
    * (application code calling it) the trigger is {@code other}.
    */
   public static void reconcileFinished(long startedAt, boolean rescheduled, Throwable thrown) {
-    if (startedAt == 0 || !JosdkInstrumentation.SWITCH.on()) {
+    if (startedAt == 0 || !SWITCH.on()) {
       return;
     }
     long took = System.nanoTime() - startedAt;

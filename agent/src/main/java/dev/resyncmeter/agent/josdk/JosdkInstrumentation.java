@@ -27,7 +27,7 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
     String event = PACKAGE + "event.";
     Fabric8Handlers.lateNames(JosdkBridge::controllerOfLateEventSource);
     return builder
-        .type(named(event + "EventProcessor"))
+        .type(event + "EventProcessor")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("handleEvent", 1, JosdkAdvice.HandleEvent.class)
@@ -40,26 +40,26 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
                     named("scheduleExecutionForMaxReconciliationInterval"),
                     JosdkAdvice.MaxReconciliationInterval.class,
                     true))
-        .type(named(event + "ResourceState"))
+        .type(event + "ResourceState")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("markEventReceived", named("markEventReceived"), JosdkAdvice.EventMarked.class, true)
                 .advice("unMarkEventReceived", named("unMarkEventReceived"), JosdkAdvice.EventsTaken.class, true))
-        .type(named(event + "EventProcessor$ReconcilerExecutor"))
+        .type(event + "EventProcessor$ReconcilerExecutor")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("a constructor", isConstructor(), JosdkAdvice.ExecutorConstructor.class, true)
                 .method("run", 0, JosdkAdvice.ExecutorRun.class))
-        .type(named(event + "source.timer.TimerEventSource$EventProducerTimeTask"))
+        .type(event + "source.timer.TimerEventSource$EventProducerTimeTask")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("a constructor", isConstructor(), JosdkAdvice.TimerTaskConstructor.class, true)
                 .method("run", 0, JosdkAdvice.TimerTaskRun.class))
-        .type(named(event + "source.informer.InformerEventSource"))
+        .type(event + "source.informer.InformerEventSource")
         .transform(LayoutCheckedAdvice.of(SWITCH).method("propagateEvent", 1, JosdkAdvice.PropagateEvent.class))
-        .type(named(event + "source.controller.ControllerEventSource"))
+        .type(event + "source.controller.ControllerEventSource")
         .transform(LayoutCheckedAdvice.of(SWITCH).constructor(1, JosdkAdvice.ControllerEventSourceConstructor.class))
-        .type(named(PACKAGE + "Controller"))
+        .type(PACKAGE + "Controller")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("reconcile", 2, JosdkAdvice.Reconcile.class)

@@ -1,5 +1,7 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
+import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.agent.LateStart;
@@ -11,6 +13,9 @@ import dev.resyncmeter.agent.clientjava.informer.InformerBridge;
 /** What the controller advice calls; faults stay here. */
 public final class ControllerBridge {
 
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = ClientJava.CONTROLLER.unitSwitch();
+
   static final String COMPONENT = "clientjava-controller";
   private static final String DEFAULT_CONTROLLER = ControllerInstrumentation.PACKAGE + "DefaultController";
   private static final StackWalker STACK = StackWalker.getInstance();
@@ -18,7 +23,7 @@ public final class ControllerBridge {
   private ControllerBridge() {}
 
   public static void watchHandlerCreated(Object handler, Object workQueue) {
-    if (!ControllerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     HandlerNames.controllerWatchHandler(handler, workQueue);
@@ -28,7 +33,7 @@ public final class ControllerBridge {
   public static Object timedReconciler(Object reconciler, String name, Class<?> reconcilerInterface)
       throws ReflectiveOperationException {
     ResyncMetrics metrics = AgentMetrics.get();
-    if (!ControllerInstrumentation.SWITCH.on() || metrics == null) {
+    if (!SWITCH.on() || metrics == null) {
       return reconciler;
     }
     return TimedReconciler.wrap(reconciler, metrics.controller(name), reconcilerInterface);
@@ -36,7 +41,7 @@ public final class ControllerBridge {
 
   /** A {@code Result(requeue)} was made; one made by the controller's worker loop means the reconcile threw. */
   public static void resultMade(boolean requeue) {
-    if (!requeue || !LateStart.attached() || !ControllerInstrumentation.SWITCH.on()) {
+    if (!requeue || !LateStart.attached() || !SWITCH.on()) {
       return;
     }
     if (STACK.walk(frames -> frames.limit(4).anyMatch(f -> f.getMethodName().equals("worker") && f.getClassName().equals(DEFAULT_CONTROLLER)))) {
@@ -45,7 +50,7 @@ public final class ControllerBridge {
   }
 
   public static void controllerBuilt(String name, Object workQueue) {
-    if (!ControllerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     HandlerNames.controllerBuilt(name, workQueue);

@@ -25,12 +25,12 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
-        .type(named(PACKAGE + "DefaultControllerWatch"))
+        .type(PACKAGE + "DefaultControllerWatch")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("workQueue", WORK_QUEUE)
                 .method("getResourceEventHandler", 0, ControllerAdvice.WatchHandler.class))
-        .type(named(PACKAGE + "DefaultController"))
+        .type(PACKAGE + "DefaultController")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("name", String.class.getName())
@@ -41,7 +41,7 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
                     ControllerAdvice.TimeReconciler.class,
                     true)
                 .advice("a constructor", isConstructor(), ControllerAdvice.ControllerConstructor.class, true))
-        .type(named(PACKAGE + "reconciler.Result"))
+        .type(PACKAGE + "reconciler.Result")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("Result(boolean)", isConstructor().and(takesArguments(boolean.class)), ControllerAdvice.ResultMade.class, true));

@@ -1,5 +1,7 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
+import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
@@ -16,6 +18,9 @@ import dev.resyncmeter.collector.ThreadContext;
  * own faults: nothing here may reach the host.
  */
 public final class InformerBridge {
+
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = ClientJava.INFORMER.unitSwitch();
 
   static final String COMPONENT = "clientjava-informer";
 
@@ -35,7 +40,7 @@ public final class InformerBridge {
 
   /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
   public static void informerCreated(Class<?> apiType, long resyncPeriodMillis, Object deltaFifo, Object processor) {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ResyncMetrics metrics = AgentMetrics.get();
@@ -50,7 +55,7 @@ public final class InformerBridge {
 
   /** A {@code ProcessorListener} was made for {@code handler}, with the period it will resync at. */
   public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     LISTENERS.put(listener, new ListenerState(handler, resyncPeriodMillis));
@@ -58,7 +63,7 @@ public final class InformerBridge {
 
   /** The listener joined an informer's processor: now its kind is known. */
   public static void listenerAdded(Object processor, Object listener) {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ListenerState state = LISTENERS.get(listener);
@@ -72,7 +77,7 @@ public final class InformerBridge {
 
   /** A controller was built: the handlers of its watches now have their final label. */
   public static void resolvePendingHandlers() {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     for (ListenerState listener : LISTENERS.values()) {
@@ -87,14 +92,14 @@ public final class InformerBridge {
    * them. Only after an attach is there anything to do: an informer made before it is met here first.
    */
   public static void deltasHandling(Object processor, Object controller, long resyncCheckPeriodMillis) throws ReflectiveOperationException {
-    if (!LateStart.attached() || !InformerInstrumentation.SWITCH.on()) {
+    if (!LateStart.attached() || !SWITCH.on()) {
       return;
     }
     LateInformers.deltasHandling(processor, controller, resyncCheckPeriodMillis);
   }
 
   public static void distributeStarting(Object notification, boolean isSync) throws ReflectiveOperationException {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ThreadContext.current().distributeStarted();
@@ -106,7 +111,7 @@ public final class InformerBridge {
 
   /** {@code ProcessorListener.add} during a distribute: one listener got the notification. */
   public static void notificationQueued() {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ThreadContext.current().distributedToListener();
@@ -118,7 +123,7 @@ public final class InformerBridge {
    */
   public static void distributeFinished(Object processor, Object notification, boolean isSync) throws ReflectiveOperationException {
     int reached = ThreadContext.current().distributeFinished();
-    if (InformerInstrumentation.SWITCH.isOff()) {
+    if (SWITCH.isOff()) {
       return;
     }
     if (isSync && reached == 0 && NotificationFields.isRelistNotification(notification)) {
@@ -131,7 +136,7 @@ public final class InformerBridge {
 
   /** {@code DeltaFIFO.resync()}: the timer found a listener due and replays the cache. */
   public static void resyncTick(Object deltaFifo) {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     InformerState informer = INFORMER_OF_FIFO.get(deltaFifo);
@@ -147,7 +152,7 @@ public final class InformerBridge {
    * synced version; any later one is a relist, expired when the server said 410 Gone.
    */
   public static void listReplacing(Class<?> apiType, String lastSyncResourceVersion, boolean versionExpired) {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ResyncMetrics metrics = AgentMetrics.get();
@@ -160,7 +165,7 @@ public final class InformerBridge {
   // ---- listener thread -------------------------------------------------------------------------
 
   public static void listenerThreadStarted(Object listener) {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ThreadContext.current().runListener(LISTENERS.get(listener));
@@ -175,7 +180,7 @@ public final class InformerBridge {
    * a relist marks notifications, before it queues them: with none marked there is nothing to note.
    */
   public static void updateTaken(Object notification) {
-    if (RELIST_UPDATES.isEmpty() || !InformerInstrumentation.SWITCH.on()) {
+    if (RELIST_UPDATES.isEmpty() || !SWITCH.on()) {
       return;
     }
     if (ThreadContext.current().listener() instanceof ListenerState listener) {
@@ -191,7 +196,7 @@ public final class InformerBridge {
    * application code calling a handler directly): those are not notifications.
    */
   public static Object handlerCallStarting(Object handler, int type) {
-    if (!InformerInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     ThreadContext context = ThreadContext.current();
@@ -226,6 +231,6 @@ public final class InformerBridge {
   public static void handlerCallFinished(Object call) {
     ListenerState state = (ListenerState) call;
     state.currentNotification = null;
-    state.callFinished(!InformerInstrumentation.SWITCH.isOff());
+    state.callFinished(!SWITCH.isOff());
   }
 }

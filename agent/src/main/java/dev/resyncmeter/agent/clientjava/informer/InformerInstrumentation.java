@@ -3,13 +3,11 @@ package dev.resyncmeter.agent.clientjava.informer;
 import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import dev.resyncmeter.agent.HasSuperTypeNamed;
 import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
@@ -31,7 +29,7 @@ public final class InformerInstrumentation implements InstrumentationUnit {
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
-        .type(named(PACKAGE + "impl.DefaultSharedIndexInformer"))
+        .type(PACKAGE + "impl.DefaultSharedIndexInformer")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("processor", PACKAGE + "cache.SharedProcessor")
@@ -39,26 +37,26 @@ public final class InformerInstrumentation implements InstrumentationUnit {
                 .field("resyncCheckPeriodMillis", "long")
                 .constructor(6, InformerAdvice.InformerConstructor.class)
                 .method("handleDeltas", 1, InformerAdvice.HandleDeltas.class))
-        .type(named(PACKAGE + "cache.ProcessorListener"))
+        .type(PACKAGE + "cache.ProcessorListener")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .constructor(2, InformerAdvice.ListenerConstructor.class)
                 .method("run", 0, InformerAdvice.ListenerRun.class)
                 .method("add", 1, InformerAdvice.ListenerAdd.class))
-        .type(named(NotificationFields.UPDATE))
+        .type(NotificationFields.UPDATE)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("oldObj", Object.class.getName())
                 .field("newObj", Object.class.getName())
                 .method("getNewObj", 0, InformerAdvice.UpdateTaken.class))
-        .type(named(PACKAGE + "cache.SharedProcessor"))
+        .type(PACKAGE + "cache.SharedProcessor")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("addListenerLocked", 1, InformerAdvice.AddListener.class)
                 .method("distribute", 2, InformerAdvice.Distribute.class))
-        .type(named(PACKAGE + "cache.DeltaFIFO"))
+        .type(PACKAGE + "cache.DeltaFIFO")
         .transform(LayoutCheckedAdvice.of(SWITCH).method("resync", 0, InformerAdvice.Resync.class))
-        .type(named(PACKAGE + "cache.ReflectorRunnable"))
+        .type(PACKAGE + "cache.ReflectorRunnable")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("apiTypeClass", Class.class.getName())
@@ -68,7 +66,7 @@ public final class InformerInstrumentation implements InstrumentationUnit {
         // Any handler class of the host's (a hierarchy walk that other agents' injected interfaces cannot
         // fail); generic ones also have a bridge method that calls the real one.
         // A handler need not override every method, so none is required.
-        .type(not(isInterface()).and(new HasSuperTypeNamed(RESOURCE_EVENT_HANDLER)), LibraryPresence.CLIENT_JAVA_HANDLER)
+        .implementationsOf(RESOURCE_EVENT_HANDLER, LibraryPresence.CLIENT_JAVA_HANDLER)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .advice("onAdd", handlerMethod("onAdd", 1), InformerAdvice.HandlerAdd.class, false)

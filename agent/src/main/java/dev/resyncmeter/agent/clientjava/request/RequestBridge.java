@@ -1,5 +1,7 @@
 package dev.resyncmeter.agent.clientjava.request;
 
+import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.ApiRequests;
 import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.LateStart;
@@ -10,6 +12,9 @@ import dev.resyncmeter.collector.ThreadContext;
 
 /** Which OkHttp clients send client-java's API requests: the ones an {@code ApiClient} built calls on. */
 public final class RequestBridge {
+
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = ClientJava.REQUESTS.unitSwitch();
 
   public static final String COMPONENT = "clientjava-requests";
 
@@ -28,7 +33,7 @@ public final class RequestBridge {
   private RequestBridge() {}
 
   public static void apiClientUses(Object httpClient) {
-    if (httpClient != null && lastFound.get() != httpClient && API_CLIENTS_HTTP.get(httpClient) == null && RequestInstrumentation.SWITCH.on()) {
+    if (httpClient != null && lastFound.get() != httpClient && API_CLIENTS_HTTP.get(httpClient) == null && SWITCH.on()) {
       API_CLIENTS_HTTP.put(httpClient, Boolean.TRUE);
     }
   }
@@ -47,7 +52,7 @@ public final class RequestBridge {
 
   /** A request of an {@code ApiClient} to {@code url} is sent: the clock for {@link #finished}, 0 when not counted. */
   public static long sending(String method, String url) {
-    return ApiRequests.sendingTo(RequestInstrumentation.SWITCH, method, url);
+    return ApiRequests.sendingTo(SWITCH, method, url);
   }
 
   /**
@@ -55,7 +60,7 @@ public final class RequestBridge {
    * the version it carries is the object's before the write, when a reconcile runs here.
    */
   public static void writeBuilt(String method, Object body) throws ReflectiveOperationException {
-    if (("PUT".equals(method) || "PATCH".equals(method)) && RequestInstrumentation.SWITCH.on()) {
+    if (("PUT".equals(method) || "PATCH".equals(method)) && SWITCH.on()) {
       ThreadContext context = ThreadContext.current();
       if (!context.reconciling() && LateStart.attached()) {
         // the first request of a reconcile that began before the attach: it starts here, before it is sent
@@ -73,7 +78,7 @@ public final class RequestBridge {
    * its object; otherwise its effect is told here.
    */
   public static boolean writeAnswered(String method, int code) {
-    if (RequestInstrumentation.SWITCH.isOff()) {
+    if (SWITCH.isOff()) {
       return false;
     }
     ThreadContext context = ThreadContext.current();
@@ -93,6 +98,6 @@ public final class RequestBridge {
   }
 
   public static void finished(long sentAt, String host, int port, String method, int code) {
-    ApiRequests.finished(RequestInstrumentation.SWITCH, sentAt, host, port, method, code);
+    ApiRequests.finished(SWITCH, sentAt, host, port, method, code);
   }
 }

@@ -30,7 +30,7 @@ public final class RequestInstrumentation implements InstrumentationUnit {
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
-        .type(named(API_CLIENT))
+        .type(API_CLIENT)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("httpClient", OK_HTTP_CLIENT)
@@ -39,7 +39,7 @@ public final class RequestInstrumentation implements InstrumentationUnit {
                     named("buildCall").and(returns(named("okhttp3.Call"))).and(takesArgument(2, String.class)).and(takesArgument(5, Object.class)),
                     RequestAdvice.BuildCall.class,
                     true))
-        .type(named(REAL_CALL))
+        .type(REAL_CALL)
         .transform(
             LayoutCheckedAdvice.of(SWITCH).field("client", OK_HTTP_CLIENT).method("execute", 0, RequestAdvice.Execute.class));
   }

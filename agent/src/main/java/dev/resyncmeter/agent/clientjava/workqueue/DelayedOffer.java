@@ -1,5 +1,7 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
+import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ThreadContext;
@@ -14,12 +16,15 @@ import java.util.concurrent.BlockingQueue;
  */
 public final class DelayedOffer {
 
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = ClientJava.WORKQUEUE.unitSwitch();
+
   private DelayedOffer() {}
 
   public static boolean offer(BlockingQueue<Object> waiting, Object entry) {
     ThreadContext context = null;
     try {
-      if (WorkQueueInstrumentation.SWITCH.on()) {
+      if (SWITCH.on()) {
         context = ThreadContext.current();
         QueueTracker.delayedAddWaiting(context);
       }

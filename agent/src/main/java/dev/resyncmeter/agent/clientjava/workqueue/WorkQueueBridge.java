@@ -1,5 +1,7 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
+import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.ClassLabels;
 import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.Fields;
@@ -14,6 +16,9 @@ import dev.resyncmeter.collector.ThreadContext;
 
 /** What the workqueue advice calls: one {@link QueueTracker} per client-java queue instance. */
 public final class WorkQueueBridge {
+
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = ClientJava.WORKQUEUE.unitSwitch();
 
   static final String COMPONENT = "clientjava-workqueue";
   private static final StackWalker STACK = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
@@ -36,7 +41,7 @@ public final class WorkQueueBridge {
 
   /** A queue was made; until a controller claims it, it is named after the class that made it. */
   public static void queueCreated(Object queue) {
-    if (!WorkQueueInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ResyncMetrics metrics = AgentMetrics.get();
@@ -91,7 +96,7 @@ public final class WorkQueueBridge {
 
   /** {@code addRateLimited} or {@code addAfter} starts; returns the context to finish it with, or null. */
   public static ThreadContext addCallStarted(Object queue, Object item, QueueTracker.AddKind kind) throws ReflectiveOperationException {
-    if (!WorkQueueInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     ThreadContext context = ThreadContext.current();
@@ -119,7 +124,7 @@ public final class WorkQueueBridge {
    * {@link #plainAddFinished}, or null when there is nothing to finish.
    */
   public static QueueTracker plainAddStarted(ThreadContext context, Object queue, Object item) {
-    if (!WorkQueueInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return null;
     }
     HandlerCallTracker.queueAdded(context);
@@ -145,7 +150,7 @@ public final class WorkQueueBridge {
 
   /** {@code get()} returned {@code item} to a worker, under the queue's lock; {@code queuedAfter} still wait. */
   public static void taken(Object queue, Object item, int queuedAfter) {
-    if (!WorkQueueInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     ThreadContext context = ThreadContext.current();
@@ -188,7 +193,7 @@ public final class WorkQueueBridge {
 
   /** {@code shutDown()}: the queue's delaying thread fires nothing from now on. */
   public static void shutDown(Object queue) {
-    if (!WorkQueueInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     QueueTracker tracker = WorkQueues.trackerOf(queue);
@@ -198,7 +203,7 @@ public final class WorkQueueBridge {
   }
 
   public static void firesDelayedAdds() {
-    if (!WorkQueueInstrumentation.SWITCH.on()) {
+    if (!SWITCH.on()) {
       return;
     }
     QueueTracker.firesDelayedAdds(ThreadContext.current());

@@ -10,7 +10,6 @@ import dev.resyncmeter.agent.InstrumentationUnit;
 import dev.resyncmeter.agent.LayoutCheckedAdvice;
 import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.collector.HandlerCallTracker;
 import java.lang.reflect.Method;
 import java.util.concurrent.BlockingQueue;
 import java.util.LinkedList;
@@ -52,7 +51,7 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
-        .type(named(PACKAGE + "DefaultWorkQueue"))
+        .type(PACKAGE + "DefaultWorkQueue")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .field("dirty", Set.class.getName())
@@ -62,10 +61,8 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
                 .method("add", 1, WorkQueueAdvice.PlainAdd.class)
                 .method("get", 0, WorkQueueAdvice.Get.class)
                 .method("done", 1, WorkQueueAdvice.Done.class)
-                .method("shutDown", 0, WorkQueueAdvice.ShutDown.class)
-                // From now on a handler that adds nothing is known to have dropped its update.
-                .onApplied(HandlerCallTracker::queueAddsBecameObservable))
-        .type(named(PACKAGE + "DefaultDelayingQueue"))
+                .method("shutDown", 0, WorkQueueAdvice.ShutDown.class))
+        .type(PACKAGE + "DefaultDelayingQueue")
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 // The buffer whose offer the substitution replaces; without it nothing would be replaced.
@@ -73,7 +70,7 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
                 .method("addAfter", 2, WorkQueueAdvice.DelayedAdd.class)
                 .method("waitingLoop", 0, WorkQueueAdvice.WaitingLoop.class)
                 .visitor(OFFER_DELAYED))
-        .type(named(PACKAGE + "DefaultRateLimitingQueue"))
+        .type(PACKAGE + "DefaultRateLimitingQueue")
         .transform(LayoutCheckedAdvice.of(SWITCH).method("addRateLimited", 1, WorkQueueAdvice.RateLimitedAdd.class));
   }
 }

@@ -1,5 +1,7 @@
 package dev.resyncmeter.agent.fabric8.request;
 
+import dev.resyncmeter.agent.fabric8.Fabric8;
+import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.agent.AgentFaults;
 import dev.resyncmeter.agent.ApiRequests;
 import dev.resyncmeter.agent.Fields;
@@ -18,6 +20,9 @@ import java.util.function.BiConsumer;
  * future itself and what the client does with it stay as they were.
  */
 public final class Fabric8RequestBridge {
+
+  /** The switch of the part this belongs to. */
+  private static final UnitSwitch SWITCH = Fabric8.REQUESTS.unitSwitch();
 
   public static final String COMPONENT = "fabric8-requests";
 
@@ -55,7 +60,7 @@ public final class Fabric8RequestBridge {
 
   /** The resourceVersion {@code object} carries, or null. */
   public static String versionOf(Object object) throws ReflectiveOperationException {
-    return Fabric8RequestInstrumentation.SWITCH.on() ? ResourceVersions.of(object) : null;
+    return SWITCH.on() ? ResourceVersions.of(object) : null;
   }
 
   /** A patch computed against {@code base} is about to be made on this thread. */
@@ -81,7 +86,7 @@ public final class Fabric8RequestBridge {
    */
   public static void writeAnswered(String before, Object answer, Throwable thrown) throws ReflectiveOperationException {
     ThreadContext context = ThreadContext.current();
-    if (!context.reconciling() || Fabric8RequestInstrumentation.SWITCH.isOff()) {
+    if (!context.reconciling() || SWITCH.isOff()) {
       return;
     }
     if (thrown != null) {
@@ -94,7 +99,7 @@ public final class Fabric8RequestBridge {
   }
 
   public static long sending(String method, URI uri) {
-    return ApiRequests.sending(Fabric8RequestInstrumentation.SWITCH, method, uri.getRawPath(), isWatch(uri.getRawQuery()));
+    return ApiRequests.sending(SWITCH, method, uri.getRawPath(), isWatch(uri.getRawQuery()));
   }
 
   public static void whenAnswered(long sentAt, String method, URI uri, Object future, Throwable thrown) {
@@ -102,7 +107,7 @@ public final class Fabric8RequestBridge {
       return;
     }
     if (thrown != null || !(future instanceof CompletableFuture)) {
-      ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, uri.getHost(), port(uri), method, RestClientMetrics.NO_RESPONSE);
+      ApiRequests.finished(SWITCH, sentAt, uri.getHost(), port(uri), method, RestClientMetrics.NO_RESPONSE);
       return;
     }
     ((CompletableFuture<?>) future).whenComplete(new Answered(sentAt, uri.getHost(), port(uri), method));
@@ -113,7 +118,7 @@ public final class Fabric8RequestBridge {
     @Override
     public void accept(Object response, Throwable failure) {
       try {
-        ApiRequests.finished(Fabric8RequestInstrumentation.SWITCH, sentAt, host, port, method, failure != null ? RestClientMetrics.NO_RESPONSE : code(response));
+        ApiRequests.finished(SWITCH, sentAt, host, port, method, failure != null ? RestClientMetrics.NO_RESPONSE : code(response));
       } catch (Throwable t) {
         AgentFaults.record(COMPONENT, t);
       }

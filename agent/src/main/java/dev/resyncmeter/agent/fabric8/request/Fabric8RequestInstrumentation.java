@@ -2,7 +2,6 @@ package dev.resyncmeter.agent.fabric8.request;
 
 import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -39,12 +38,12 @@ public final class Fabric8RequestInstrumentation implements InstrumentationUnit 
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
-        .type(namedOneOf(HTTP_CLIENTS))
+        .type(HTTP_CLIENTS)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("consumeBytesDirect", 2, Fabric8RequestAdvice.ConsumeBytesDirect.class)
                 .method("buildWebSocketDirect", 2, Fabric8RequestAdvice.BuildWebSocketDirect.class))
-        .type(named(OPERATION_SUPPORT))
+        .type(OPERATION_SUPPORT)
         .transform(
             LayoutCheckedAdvice.of(SWITCH)
                 .method("handleUpdate", 2, Fabric8WriteAdvice.Update.class)

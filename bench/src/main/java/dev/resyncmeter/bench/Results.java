@@ -39,11 +39,47 @@ public final class Results {
       return new Stats(median, sorted.get(0), sorted.get(n - 1), List.copyOf(samples));
     }
 
+    /**
+     * A distribution-free interval for the median of what the samples are drawn from, of at least 90 %
+     * coverage: the k-th smallest and k-th largest sample for the largest k whose binomial tail
+     * P(Bin(n, 1/2) < k) is at most 5 %. Null below five samples, where no such interval exists.
+     * Returns low, high and the interval's exact coverage.
+     */
+    double[] medianInterval() {
+      int n = samples.size();
+      double tail = 0;
+      double term = Math.pow(0.5, n); // P(Bin(n, 1/2) = 0)
+      int k = 0;
+      while (tail + term <= 0.05) {
+        tail += term;
+        term = term * (n - k) / (k + 1);
+        k++;
+      }
+      if (k == 0) {
+        return null;
+      }
+      List<Double> sorted = new ArrayList<>(samples);
+      sorted.sort(Double::compare);
+      return new double[] {sorted.get(k - 1), sorted.get(n - k), 1 - 2 * tail};
+    }
+
+    /** The interval in words: "93 % interval of the median 0.91–1.26", or nothing when there is none. */
+    String medianIntervalText() {
+      double[] interval = medianInterval();
+      return interval == null ? "" : Math.round(interval[2] * 100) + " % interval of the median " + fmt(interval[0]) + "–" + fmt(interval[1]);
+    }
+
     Map<String, Object> json() {
       Map<String, Object> map = new LinkedHashMap<>();
       map.put("median", num(median));
       map.put("min", num(min));
       map.put("max", num(max));
+      double[] interval = medianInterval();
+      if (interval != null) {
+        map.put("medianIntervalLow", num(interval[0]));
+        map.put("medianIntervalHigh", num(interval[1]));
+        map.put("medianIntervalCoverage", num(interval[2]));
+      }
       map.put("samples", samples);
       return map;
     }
@@ -161,7 +197,7 @@ public final class Results {
       E2eRow agent = e2eRow(Config.RESYNC_METER);
       if (none != null && agent != null) {
         double ratio = waveRatios != null ? waveRatios.median : agent.waveMillis.median / none.waveMillis.median;
-        String spread = waveRatios != null ? " (" + range(waveRatios) + " over " + waveRatios.samples.size() + " rounds)" : "";
+        String spread = waveRatios != null ? " (" + range(waveRatios) + " over " + waveRatios.samples.size() + " rounds" + withInterval(waveRatios) + ")" : "";
         targets.add(new Target("e2e", "wave time ratio to no agent, paired by round", "≤ " + WAVE_RATIO_BUDGET, fmt(ratio) + spread, ratio <= WAVE_RATIO_BUDGET));
         for (E2eRow peer : e2e) {
           if (peer.config.isPeer()) {
@@ -359,8 +395,10 @@ public final class Results {
       md.append("Medians over runs of each run's median wave; spread is min–max of the run medians.\n\n");
       if (waveRatios != null) {
         md.append("Paired by round (resync-meter's run over the no-agent run of the same round, ").append(waveRatios.samples.size())
-            .append(" rounds): wave time ratio **").append(fmt(waveRatios.median)).append("** (").append(range(waveRatios))
-            .append("), process CPU per wave ratio **").append(fmt(cpuRatios.median)).append("** (").append(range(cpuRatios)).append(").\n\n");
+            .append(" rounds): wave time ratio **").append(fmt(waveRatios.median)).append("** (").append(range(waveRatios)).append(withInterval(waveRatios))
+            .append("), process CPU per wave ratio **").append(fmt(cpuRatios.median)).append("** (").append(range(cpuRatios)).append(withInterval(cpuRatios))
+            .append("). The interval is what the rounds can tell: a target of 1.05 is shown met or missed by the median, and told apart\n")
+            .append("from 1.10 only when the interval leaves out one of them.\n\n");
       }
       md.append("| configuration | wave ms | spread | ratio to no agent | handler calls/s | reconciles/s | listener CPU ns/handler call | spread | process CPU ms/wave | spread | ratio |\n");
       md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -450,6 +488,11 @@ public final class Results {
 
   private static String ratio(Stats value, Stats none) {
     return none == null || value == null ? "" : String.format(Locale.ROOT, "%.3f", value.median / none.median);
+  }
+
+  private static String withInterval(Stats stats) {
+    String interval = stats.medianIntervalText();
+    return interval.isEmpty() ? "" : "; " + interval;
   }
 
   private static String range(Stats stats) {

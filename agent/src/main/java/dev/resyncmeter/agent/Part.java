@@ -15,7 +15,7 @@ import java.util.List;
  * ({@code clientjava/ClientJava}); {@link Parts} lists the libraries.
  *
  * <p>{@code premain} reads parts: a part names no type of ByteBuddy's, and its weaving class is
- * loaded only on the start thread ({@link #weaving()}).
+ * loaded only when ByteBuddy must weave a class ({@link #weaving()}).
  */
 public final class Part {
 
@@ -119,7 +119,10 @@ public final class Part {
     return observation;
   }
 
-  /** Its weaving, loaded now: call it on the start thread only (it loads ByteBuddy). */
+  /**
+   * Its weaving, loaded now: it loads ByteBuddy's matchers, so the weaving asks for it only when a
+   * class was not woven ahead of time, on whichever thread defines that class.
+   */
   InstrumentationUnit weaving() throws ReflectiveOperationException {
     return (InstrumentationUnit) Class.forName(weaving, true, Part.class.getClassLoader()).getDeclaredConstructor().newInstance();
   }
@@ -145,7 +148,7 @@ public final class Part {
       this.component = component;
     }
 
-    /** The {@link InstrumentationUnit} that weaves it, by its class name (loaded on the start thread). */
+    /** The {@link InstrumentationUnit} that weaves it, by its class name (loaded when ByteBuddy must weave). */
     public Builder wovenBy(String instrumentationUnitClass) {
       this.weaving = instrumentationUnitClass;
       return this;

@@ -94,7 +94,7 @@ final class PrewovenClasses {
    * must weave it. What a part tells the others once its class is woven is told here, as the weaving
    * would.
    */
-  byte[] woven(String name, byte[] classFile, List<WeavingRules.Rule> rules, ClassLoader loader) throws IOException {
+  byte[] woven(String name, byte[] classFile, List<WeavingRules.Rule> rules, ClassLoader loader) {
     List<Entry> entries = byName.get(name);
     if (entries == null) {
       return null;
@@ -128,9 +128,11 @@ final class PrewovenClasses {
     byte[] woven;
     try (InputStream in = PrewovenClasses.class.getResourceAsStream(FOLDER + found.file)) {
       if (in == null) {
-        throw new IOException("the agent's jar has no " + FOLDER + found.file + ", which its index names");
+        return null; // ByteBuddy weaves it, as if it were not in the index
       }
       woven = in.readAllBytes();
+    } catch (IOException unreadable) {
+      return null;
     }
     for (WeavingRules.Rule rule : rules) {
       for (Part part : Parts.ALL) {

@@ -93,17 +93,24 @@ final class SuperTypes {
     if (cached != null) {
       return bits | cached;
     }
-    Header header = Header.read(classFileOf(loader, internalName));
+    byte[] classFile;
+    try {
+      classFile = classFileOf(loader, internalName);
+    } catch (IOException | RuntimeException failedRead) {
+      return bits; // not kept: the next class with this super type reads it again
+    }
+    Header header = Header.read(classFile);
     int found = header == null ? 0 : reachedFromSupers(loader, header, depth);
-    known.put(internalName, found);
+    if (depth <= MAX_DEPTH / 2) {
+      known.put(internalName, found);
+    }
     return bits | found;
   }
 
-  private static byte[] classFileOf(ClassLoader loader, String internalName) {
+  /** The class file a loader has for the type, or null when it has none (a type defined without one). */
+  private static byte[] classFileOf(ClassLoader loader, String internalName) throws IOException {
     try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
       return in == null ? null : in.readAllBytes();
-    } catch (IOException | RuntimeException unreadable) {
-      return null;
     }
   }
 

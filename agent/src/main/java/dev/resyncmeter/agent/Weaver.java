@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -26,10 +27,10 @@ final class Weaver implements ClassFileTransformer {
   /** What each part weaves, without its transformers: decides whether a class is woven at all. */
   private final Matching selection;
   private final Supplier<List<WeavingRules.Rule>> makeRules;
-  private volatile Matching rules;
+  private final AtomicReference<Matching> rules = new AtomicReference<>();
   private final PrewovenClasses prewoven;
   private final Weaving.FaultListener listener;
-  private volatile ByteBuddyWeaving byteBuddy;
+  private final AtomicReference<ByteBuddyWeaving> byteBuddy = new AtomicReference<>();
   /** Set while this thread weaves: a class its weaving loads goes by unchanged, as with ByteBuddy's own transformer. */
   private final ThreadLocal<Boolean> weaving = new ThreadLocal<>();
 
@@ -92,16 +93,17 @@ final class Weaver implements ClassFileTransformer {
     return weavingRules().matching(loader, name, classFile);
   }
 
-  /** The weaving rules, built now if they were not yet (the units' own setup runs with them). */
+  /**
+   * The weaving rules, built now if they were not yet (the units' own setup runs with them). Built
+   * under no lock of ours: building loads the units' and ByteBuddy's classes, and a host thread that
+   * holds its class loader's lock while it waited for ours could deadlock with the building thread. Two
+   * threads may build them at once; the first kept is used by both.
+   */
   private Matching weavingRules() {
-    Matching made = rules;
+    Matching made = rules.get();
     if (made == null) {
-      synchronized (this) {
-        made = rules;
-        if (made == null) {
-          rules = made = new Matching(makeRules.get());
-        }
-      }
+      rules.compareAndSet(null, new Matching(makeRules.get()));
+      made = rules.get();
     }
     return made;
   }
@@ -122,16 +124,12 @@ final class Weaver implements ClassFileTransformer {
     }
   }
 
-  /** ByteBuddy's weaving, made the first time a class needs it. */
+  /** ByteBuddy's weaving, made the first time a class needs it (under no lock, as the rules). */
   ByteBuddyWeaving byteBuddy() {
-    ByteBuddyWeaving made = byteBuddy;
+    ByteBuddyWeaving made = byteBuddy.get();
     if (made == null) {
-      synchronized (this) {
-        made = byteBuddy;
-        if (made == null) {
-          byteBuddy = made = new ByteBuddyWeaving();
-        }
-      }
+      byteBuddy.compareAndSet(null, new ByteBuddyWeaving());
+      made = byteBuddy.get();
     }
     return made;
   }

@@ -87,17 +87,24 @@ final class Weaving {
     return new Weaver(IGNORED, selection, this::rules, prewoven, new FaultListener(agentVersion));
   }
 
-  /** The parts' weaving rules: loads their units, and ByteBuddy's matchers with them. */
+  /**
+   * The parts' weaving rules: loads their units, and ByteBuddy's matchers with them. A part whose
+   * weaving cannot be made switches off (its classes woven ahead of time would count without the
+   * rest), and the others go on.
+   */
   List<WeavingRules.Rule> rules() {
-    WeavingRules rules = new WeavingRules();
+    List<WeavingRules.Rule> all = new ArrayList<>();
     for (Part part : parts) {
+      WeavingRules rules = new WeavingRules().forPart(part.component());
       try {
-        part.weaving().install(rules.forPart(part.component()));
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("cannot make the weaving of " + part.component(), e);
+        part.weaving().install(rules);
+        all.addAll(rules.rules());
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        AgentFaults.count("instrumentation");
+        part.unitSwitch().turnOff("its weaving could not be made (" + e + ")");
       }
     }
-    return rules.rules();
+    return all;
   }
 
   /**

@@ -189,4 +189,16 @@ class PartsTest {
     assertThat(docs.resolve("host-promises.md")).as("run from the agent module").isRegularFile();
     return docs;
   }
+
+  @Test
+  void aPartWhoseWeavingCannotBeMadeSwitchesOffAndTheOthersAreStillWoven() {
+    Library library = new Library("Broken", "broken", "no/such/Probe.class", "no/such/pom.properties");
+    Part broken = Part.of(library, "informer", "broken-informer").wovenBy("no.such.InstrumentationUnit").build();
+
+    List<WeavingRules.Rule> rules = new Weaving(List.of(broken, Parts.ALL.get(0)), "test").rules();
+
+    assertThat(broken.unitSwitch().isOff()).isTrue();
+    assertThat(rules).isNotEmpty().allSatisfy(rule -> assertThat(rule.id()).startsWith(Parts.ALL.get(0).component() + "#"));
+    assertThat(Parts.ALL.get(0).unitSwitch().isOff()).isFalse();
+  }
 }

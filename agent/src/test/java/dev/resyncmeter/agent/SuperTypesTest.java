@@ -84,4 +84,23 @@ class SuperTypesTest {
       assertThat(superTypes.implementedBy(type)).as(type.getName()).isEqualTo(superTypes.implementedBy(LOADER, classFile(type)));
     }
   }
+
+  @Test
+  void aSuperTypeThatFailedToBeReadIsReadAgainNextTime() throws Exception {
+    String base = EarlyHandlersTest.BaseHandler.class.getName().replace('.', '/') + ".class";
+    int[] failures = {1};
+    ClassLoader flaky =
+        new ClassLoader(LOADER) {
+          @Override
+          public InputStream getResourceAsStream(String name) {
+            if (name.equals(base) && failures[0]-- > 0) {
+              throw new IllegalStateException("zip file closed");
+            }
+            return super.getResourceAsStream(name);
+          }
+        };
+
+    assertThat(superTypes.implementedBy(flaky, classFile(SUBCLASSED_HANDLER))).as("while its super class cannot be read").isZero();
+    assertThat(superTypes.implementedBy(flaky, classFile(SUBCLASSED_HANDLER))).isEqualTo(handlerBit);
+  }
 }

@@ -35,6 +35,12 @@ public final class Fabric8Handlers {
 
   /** A framework unit says how to name its handlers made before an attach. */
   public static void lateNames(LateNames names) {
+    // once per framework: its weaving may be made more than once
+    for (LateNames known : LATE_NAMES) {
+      if (known.getClass() == names.getClass()) {
+        return;
+      }
+    }
     LATE_NAMES.add(names);
   }
 

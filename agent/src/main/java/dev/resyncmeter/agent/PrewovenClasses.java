@@ -135,10 +135,9 @@ final class PrewovenClasses {
       return null;
     }
     for (WeavingRules.Rule rule : rules) {
-      for (Part part : Parts.ALL) {
-        if (part.component().equals(rule.id())) {
-          part.unitSwitch().woven();
-        }
+      Part part = Parts.withComponent(rule.id());
+      if (part != null) {
+        part.unitSwitch().woven();
       }
     }
     return woven;

@@ -24,17 +24,19 @@ final class Weaving {
   private final List<Part> parts;
   /** The agent's version, for {@code resync_meter_info}. */
   private final String agentVersion;
-  /** The handler interfaces of those parts: their implementations are woven wherever they are. */
-  private final List<String> handlerInterfaces = new ArrayList<>();
+  /** The handler interfaces of those parts, whose implementations are woven wherever they are. */
+  private final SuperTypes handlerTypes;
 
   Weaving(List<Part> parts, String agentVersion) {
     this.parts = List.copyOf(parts);
     this.agentVersion = agentVersion;
+    List<String> handlerInterfaces = new ArrayList<>();
     for (Part part : parts) {
       if (part.handlerInterface() != null && !handlerInterfaces.contains(part.handlerInterface())) {
         handlerInterfaces.add(part.handlerInterface());
       }
     }
+    this.handlerTypes = new SuperTypes(handlerInterfaces);
   }
 
   /**
@@ -223,7 +225,7 @@ final class Weaving {
           if (names.isEmpty()) {
             wanted.remove(type.getClassLoader());
           }
-          if (!type.isInterface() && reachesHandler(type) && instrumentation.isModifiableClass(type)) {
+          if (handlerTypes.implementedBy(type) != 0 && instrumentation.isModifiableClass(type)) {
             handlers.add(type);
           }
         }
@@ -236,25 +238,6 @@ final class Weaving {
         AgentFaults.record("instrumentation", new IllegalStateException("cannot instrument " + handler.getName() + ": " + t, t));
       }
     }
-  }
-
-  /** Whether a loaded class has a woven part's handler interface among its super types (by name). */
-  boolean reachesHandler(Class<?> type) {
-    if (type == null || type.getName().startsWith("java.")) {
-      return false;
-    }
-    if (handlerInterfaces.contains(type.getName())) {
-      return true;
-    }
-    if (reachesHandler(type.getSuperclass())) {
-      return true;
-    }
-    for (Class<?> implemented : type.getInterfaces()) {
-      if (reachesHandler(implemented)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static void sleep(long millis) {

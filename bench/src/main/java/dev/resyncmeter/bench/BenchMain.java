@@ -259,7 +259,7 @@ public final class BenchMain {
     PipelineRuns.Settings settings =
         smoke
             ? new PipelineRuns.Settings(2_000, 1_000, 0, 1, 1, 60)
-            : heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 2_000, 2, 7, 8, 120);
+            : heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 1_000, 3, 20, 10, 120);
     PipelineRuns runner = new PipelineRuns(settings, results);
     Map<Config, List<PipelineRuns.Run>> runs = Results.ordered();
     for (int r = 0; r < settings.runs(); r++) {
@@ -298,6 +298,9 @@ public final class BenchMain {
       List<PipelineRuns.Run> without = runs.getOrDefault(Config.NONE, List.of());
       if (!with.isEmpty() && !without.isEmpty()) {
         results.e2ePairs(pairedRatios(with, without, PipelineRuns.Wave::waveMillis), pairedRatios(with, without, PipelineRuns.Wave::processCpuMillis));
+        results.e2ePooled(
+            PooledRatio.of(waves(with, PipelineRuns.Wave::waveMillis), waves(without, PipelineRuns.Wave::waveMillis), PooledRatio.Summary.MEDIAN),
+            PooledRatio.of(waves(with, PipelineRuns.Wave::processCpuMillis), waves(without, PipelineRuns.Wave::processCpuMillis), PooledRatio.Summary.MEAN));
       }
     }
     Map<Config, Stats> heap = Results.ordered();
@@ -331,6 +334,11 @@ public final class BenchMain {
       ratios.add(median(with.get(round).waves().stream().map(metric).toList()) / median(without.get(round).waves().stream().map(metric).toList()));
     }
     return Stats.of(ratios);
+  }
+
+  /** Each run's measured waves, one array per run, in round order. */
+  static List<double[]> waves(List<PipelineRuns.Run> runs, Function<PipelineRuns.Wave, Double> metric) {
+    return runs.stream().map(run -> run.waves().stream().mapToDouble(metric::apply).toArray()).toList();
   }
 
   /**

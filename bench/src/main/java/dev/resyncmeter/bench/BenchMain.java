@@ -259,7 +259,7 @@ public final class BenchMain {
     PipelineRuns.Settings settings =
         smoke
             ? new PipelineRuns.Settings(2_000, 1_000, 0, 1, 1, 60)
-            : heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 1_000, 3, 20, 10, 120);
+            : heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 1_000, 3, 20, 10, 30);
     PipelineRuns runner = new PipelineRuns(settings, results);
     Map<Config, List<PipelineRuns.Run>> runs = Results.ordered();
     for (int r = 0; r < settings.runs(); r++) {
@@ -301,6 +301,16 @@ public final class BenchMain {
         results.e2ePooled(
             PooledRatio.of(waves(with, PipelineRuns.Wave::waveMillis), waves(without, PipelineRuns.Wave::waveMillis), PooledRatio.Summary.MEDIAN),
             PooledRatio.of(waves(with, PipelineRuns.Wave::processCpuMillis), waves(without, PipelineRuns.Wave::processCpuMillis), PooledRatio.Summary.MEAN));
+        // The peers ran in the first rounds only: their i-th run and no agent's i-th run share a round.
+        Map<Config, PooledRatio> peers = Results.ordered();
+        runs.forEach(
+            (config, list) -> {
+              PooledRatio ratio = config.isPeer() ? PooledRatio.of(waves(list, PipelineRuns.Wave::waveMillis), waves(without, PipelineRuns.Wave::waveMillis), PooledRatio.Summary.MEDIAN) : null;
+              if (ratio != null) {
+                peers.put(config, ratio);
+              }
+            });
+        results.e2ePeersPooled(peers);
       }
     }
     Map<Config, Stats> heap = Results.ordered();

@@ -73,7 +73,10 @@ final class PipelineRuns {
       if (setup.config() == Config.RESYNC_METER) {
         url = jvm.metricsUrl(Duration.ofSeconds(60));
       }
-      jvm.awaitStdout("WAVES DONE"::equals, settings.bound());
+      String end = jvm.awaitStdout(line -> line.equals("WAVES DONE") || line.startsWith("FAILED "), settings.bound());
+      if (end.startsWith("FAILED ")) {
+        throw new IllegalStateException(name + ": the e2e program failed: " + end + "\n" + jvm.transcript());
+      }
       List<Wave> waves = new ArrayList<>();
       Map<String, Long> counts = new LinkedHashMap<>();
       for (String line : jvm.stdout()) {

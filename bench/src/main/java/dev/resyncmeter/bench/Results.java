@@ -119,6 +119,7 @@ public final class Results {
   private Stats cpuRatios;
   private PooledRatio pooledWave;
   private PooledRatio pooledCpu;
+  private Map<Config, PooledRatio> pooledPeers = Map.of();
   private List<SoakRow> soak;
   private Map<Config, Stats> heap;
   private int heapObjects;
@@ -166,6 +167,11 @@ public final class Results {
   public void e2ePooled(PooledRatio wave, PooledRatio cpu) {
     this.pooledWave = wave;
     this.pooledCpu = cpu;
+  }
+
+  /** Each peer agent's waves over no agent's, pooled the same way over the rounds the peer ran in. */
+  public void e2ePeersPooled(Map<Config, PooledRatio> waves) {
+    this.pooledPeers = waves;
   }
 
   /** The queue-only wave's variants, the first being no agent. */
@@ -320,6 +326,11 @@ public final class Results {
         e2eJson.put("pooledWaveRatio", pooledWave.json());
         e2eJson.put("pooledProcessCpuRatio", pooledCpu.json());
       }
+      Map<String, Object> peers = new LinkedHashMap<>();
+      pooledPeers.forEach((config, ratio) -> peers.put(config.key, ratio.json()));
+      if (!peers.isEmpty()) {
+        e2eJson.put("pooledPeerWaveRatios", peers);
+      }
       root.put("e2e", e2eJson);
     }
     if (startup != null) {
@@ -417,6 +428,12 @@ public final class Results {
             .append(pooledWave.text()).append("**, process CPU per wave ratio of the means **").append(pooledCpu.text())
             .append("**. The target is met or missed by the pooled ratio; 1.05 and 1.10 are told apart only when the interval is narrower\n")
             .append("than 0.05.\n\n");
+      }
+      if (!pooledPeers.isEmpty()) {
+        md.append("The same wave time ratio for the peers, over the rounds they ran in (what any agent's presence costs this workload):");
+        pooledPeers.forEach((config, ratio) -> md.append(" ").append(config.key).append(" **").append(ratio.text()).append("**;"));
+        md.setLength(md.length() - 1);
+        md.append(".\n\n");
       }
       md.append("Medians over runs of each run's median wave; spread is min–max of the run medians.\n\n");
       if (waveRatios != null) {

@@ -45,9 +45,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code DefaultController} with two workers and a reconciler that only counts.
  *
  * <p>A wave is one replay of the cache: from the resync tick ({@code DeltaFIFO.resync()}) until all N
- * handler calls are done and the N reconciles they queued are finished. Wave 0 is the first list
- * (N adds). A tick that comes while a wave is still running is skipped by this program's FIFO, so
- * every wave is exactly N handler calls and N reconciles, however slow the machine.
+ * handler calls are done and the N reconciles they queued are finished. Wave 0 is the first list,
+ * never measured: done when it was handled (see {@link #awaitList}). A tick that comes while a wave
+ * is still running is skipped by this program's FIFO, so every later wave is exactly N handler calls
+ * and N reconciles, however slow the machine. On a failure it prints {@code FAILED ...} and exits.
  *
  * <p>{@code ResyncPipeline OBJECTS RESYNC_MS WARMUP_WAVES WAVES WAVE_TIMEOUT_S}. Prints one
  * {@code wave ...} line per wave, a {@code counts ...} line and {@code WAVES DONE}; then answers
@@ -73,6 +74,7 @@ public final class ResyncPipeline {
   private final List<Wave> waves = new CopyOnWriteArrayList<>();
   private volatile Wave current;
   private volatile long listenerThreadId;
+  private volatile DefaultSharedIndexInformer<V1ConfigMap, V1ConfigMapList> informer;
 
   ResyncPipeline(int objects, int totalWaves) {
     this.objects = objects;
@@ -85,7 +87,15 @@ public final class ResyncPipeline {
     int warmupWaves = Integer.parseInt(args[2]);
     int measuredWaves = Integer.parseInt(args[3]);
     Duration waveTimeout = Duration.ofSeconds(Long.parseLong(args[4]));
-    new ResyncPipeline(objects, 1 + warmupWaves + measuredWaves).run(resyncMillis, warmupWaves, waveTimeout);
+    try {
+      new ResyncPipeline(objects, 1 + warmupWaves + measuredWaves).run(resyncMillis, warmupWaves, waveTimeout);
+    } catch (Throwable t) {
+      // The informer's and the controller's threads are not daemons: without an exit they would keep
+      // this JVM, and the bench waiting for it, alive.
+      System.out.println("FAILED " + t);
+      System.out.flush();
+      System.exit(1);
+    }
     // client-java-extended's builder leaves a non-daemon executor behind.
     System.exit(0);
   }
@@ -93,7 +103,7 @@ public final class ResyncPipeline {
   void run(long resyncMillis, int warmupWaves, Duration waveTimeout) throws Exception {
     Lister lister = new Lister(configMaps(objects));
     Cache<V1ConfigMap> cache = new Cache<>();
-    DefaultSharedIndexInformer<V1ConfigMap, V1ConfigMapList> informer =
+    informer =
         new DefaultSharedIndexInformer<>(V1ConfigMap.class, lister, resyncMillis, new PacedFifo(cache, this), cache);
     RateLimitingQueue<Request> queue = new DefaultRateLimitingQueue<>(Executors.newSingleThreadExecutor(daemon("pipeline-delaying")));
     informer.addEventHandler(new EnqueueHandler(queue, this));
@@ -147,6 +157,9 @@ public final class ResyncPipeline {
 
   /** Waits for wave {@code i} to start (at a tick) and finish; bounded. */
   private Wave awaitWave(int i, long resyncMillis, Duration waveTimeout) throws InterruptedException {
+    if (i == 0) {
+      return awaitList(waveTimeout);
+    }
     long deadline = System.nanoTime() + waveTimeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(3 * resyncMillis);
     while (waves.size() <= i) {
       if (System.nanoTime() > deadline) {
@@ -161,6 +174,42 @@ public final class ResyncPipeline {
               + " (client-java hands sync notifications only to listeners due at the last tick: a tick that"
               + " found none due while the wave was being distributed drops the rest of it)");
     }
+    return wave;
+  }
+
+  /**
+   * Waits for the first list to be handled: the informer has synced and every key its handler calls
+   * enqueued was reconciled, with no handler call for a while. Not until N handler calls, as the
+   * other waves: the list's notifications are sync notifications, and client-java drops the rest of
+   * them when a resync tick during the list finds the listener not yet due (likelier the longer the
+   * list takes against the resync period). The cache holds every object either way, and every later
+   * wave replays all of them; the program's counts and the agent's both count only the calls made.
+   */
+  private Wave awaitList(Duration timeout) throws InterruptedException {
+    Wave wave = waves.get(0);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long quietSince = System.nanoTime();
+    long seenCalls = -1;
+    while (true) {
+      long calls = handlerCalls.get();
+      if (calls != seenCalls) {
+        seenCalls = calls;
+        quietSince = System.nanoTime();
+      }
+      boolean synced = informer != null && informer.hasSynced();
+      if (synced && reconciles.get() == calls && System.nanoTime() - quietSince > TimeUnit.MILLISECONDS.toNanos(200)) {
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the first list was not handled in time: " + state());
+      }
+      Thread.sleep(5);
+    }
+    // Not measured: its clocks are read here, when it was seen done.
+    wave.handlersDoneNanos = System.nanoTime();
+    wave.reconcilesDoneNanos = wave.handlersDoneNanos;
+    wave.processCpuEnd = OS.getProcessCpuTime();
+    wave.listDone = true;
     return wave;
   }
 
@@ -257,8 +306,11 @@ public final class ResyncPipeline {
       this.processCpuStart = processCpuStart;
     }
 
+    /** The first list: done when it was handled, however many of its notifications arrived. */
+    volatile boolean listDone;
+
     boolean finished() {
-      return done.getCount() == 0;
+      return listDone || done.getCount() == 0;
     }
 
     long nanos() {

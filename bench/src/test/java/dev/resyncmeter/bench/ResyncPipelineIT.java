@@ -1,0 +1,45 @@
+package dev.resyncmeter.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.resyncmeter.testkit.ForkedJvm;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The e2e program in a forked JVM, on its own: how it ends when it cannot measure. */
+class ResyncPipelineIT {
+
+  @Test
+  void aProgramThatCannotFinishItsFirstListSaysSoAndExitsInsteadOfLingering() throws Exception {
+    // A wave timeout of zero: the first list can never be handled in time. The informer's and the
+    // controller's threads are not daemons; before, they kept the JVM alive and the bench waited on
+    // it for its whole bound (50 minutes).
+    try (ForkedJvm jvm =
+        ForkedJvm.startMain(
+            List.of("-Xmx256m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), ResyncPipeline.class, List.of("2000", "1000", "0", "1", "0"),
+            ForkedJvm.ANY_AGENT_VARIABLES)) {
+      String failed = jvm.awaitStdout(line -> line.startsWith("FAILED "), Duration.ofSeconds(60));
+      int exit = jvm.waitFor(Duration.ofSeconds(60));
+
+      assertThat(failed).contains("the first list was not handled in time");
+      assertThat(exit).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void theFirstListIsDoneOnceHandledAndEveryLaterWaveIsExactlyOneCallAndOneReconcilePerObject() throws Exception {
+    try (ForkedJvm jvm =
+        ForkedJvm.startMain(
+            List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), ResyncPipeline.class, List.of("2000", "1000", "0", "2", "30"),
+            ForkedJvm.ANY_AGENT_VARIABLES)) {
+      jvm.awaitStdout("WAVES DONE"::equals, Duration.ofSeconds(120));
+      jvm.closeInput();
+      assertThat(jvm.waitFor(Duration.ofSeconds(60))).isZero();
+
+      String counts = jvm.stdout().stream().filter(l -> l.startsWith("counts ")).findFirst().orElseThrow();
+      // the list's adds, then two resync waves of 2,000 updates each, each reconciled once
+      assertThat(PipelineRuns.keyValues(counts)).containsEntry("adds", 2000L).containsEntry("updates", 4000L).containsEntry("reconciles", 6000L);
+    }
+  }
+}

@@ -305,9 +305,8 @@ public final class BenchMain {
         Map<Config, PooledRatio> peers = Results.ordered();
         runs.forEach(
             (config, list) -> {
-              PooledRatio ratio = config.isPeer() ? PooledRatio.of(waves(list, PipelineRuns.Wave::waveMillis), waves(without, PipelineRuns.Wave::waveMillis), PooledRatio.Summary.MEDIAN) : null;
-              if (ratio != null) {
-                peers.put(config, ratio);
+              if (config.isPeer()) {
+                peers.put(config, PooledRatio.of(waves(list, PipelineRuns.Wave::waveMillis), waves(without, PipelineRuns.Wave::waveMillis), PooledRatio.Summary.MEDIAN));
               }
             });
         results.e2ePeersPooled(peers);

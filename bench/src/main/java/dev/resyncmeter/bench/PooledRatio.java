@@ -1,6 +1,5 @@
 package dev.resyncmeter.bench;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,13 +103,7 @@ record PooledRatio(double value, double low, double high, int rounds, int waves)
   }
 
   private static double[] pool(List<double[]> runs, int[] rounds) {
-    List<Double> values = new ArrayList<>();
-    for (int r : rounds) {
-      for (double v : runs.get(r)) {
-        values.add(v);
-      }
-    }
-    return values.stream().mapToDouble(Double::doubleValue).toArray();
+    return Arrays.stream(rounds).mapToObj(runs::get).flatMapToDouble(Arrays::stream).toArray();
   }
 
   private static int[] identity(int n) {

@@ -430,10 +430,9 @@ public final class Results {
             .append("than 0.05.\n\n");
       }
       if (!pooledPeers.isEmpty()) {
-        md.append("The same wave time ratio for the peers, over the rounds they ran in (what any agent's presence costs this workload):");
-        pooledPeers.forEach((config, ratio) -> md.append(" ").append(config.key).append(" **").append(ratio.text()).append("**;"));
-        md.setLength(md.length() - 1);
-        md.append(".\n\n");
+        md.append("The same wave time ratio for the peers, over the rounds they ran in: ")
+            .append(String.join("; ", pooledPeers.entrySet().stream().map(e -> e.getKey().key + " **" + e.getValue().text() + "**").toList()))
+            .append(".\n\n");
       }
       md.append("Medians over runs of each run's median wave; spread is min–max of the run medians.\n\n");
       if (waveRatios != null) {

@@ -3,7 +3,7 @@ package dev.resyncmeter.collector;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A histogram that many threads record into at once (the workers of one controller): a
+ * A histogram that many threads record into at once (the threads that send API requests): a
  * {@link LongAdder} per bucket and one for the sum, read at scrape time. Recording allocates
  * nothing once the adders exist and reads no clock.
  */

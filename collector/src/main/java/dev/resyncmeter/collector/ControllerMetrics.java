@@ -1,12 +1,15 @@
 package dev.resyncmeter.collector;
 
 import io.prometheus.metrics.model.snapshots.Labels;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Reconciles of one controller by the trigger of the item they took, and how they ended. Its workers
- * record concurrently: counters are {@link LongAdder}s and durations a {@link ConcurrentHistogram}
- * per trigger, read at scrape time. A trigger appears once it has a reconcile.
+ * record concurrently, each in a row of its own ({@link ThreadRows}): per trigger, the reconciles by
+ * result, their durations' buckets and sum, and their effects; a scrape sums the rows. API requests,
+ * counted per request rather than per reconcile, are {@link LongAdder}s. A trigger appears once it
+ * has a reconcile.
  */
 public final class ControllerMetrics {
 
@@ -14,31 +17,34 @@ public final class ControllerMetrics {
   private static final ReconcileResult[] RESULTS = ReconcileResult.values();
   private static final ApiVerb[] VERBS = ApiVerb.values();
   private static final ReconcileEffect[] EFFECTS = ReconcileEffect.values();
+  private static final Buckets DURATION_BUCKETS = Buckets.CONTROLLER_RUNTIME_RECONCILE;
+
+  // A row's layout, per trigger: reconciles by result, duration buckets then the sum in nanoseconds, effects.
+  private static final int RESULTS_AT = 0;
+  private static final int DURATION_AT = RESULTS_AT + RESULTS.length;
+  private static final int EFFECTS_AT = DURATION_AT + DURATION_BUCKETS.count() + 1;
+  private static final int PER_TRIGGER = EFFECTS_AT + EFFECTS.length;
 
   private final String controller;
-  /** By trigger then result. */
-  private final LongAdder[] reconciles = HandlerMetrics.adders(TRIGGERS.length * RESULTS.length);
-  private final ConcurrentHistogram[] durations = new ConcurrentHistogram[TRIGGERS.length];
+  private final ThreadRows rows = new ThreadRows(TRIGGERS.length * PER_TRIGGER);
   /** API requests sent by its reconciles (and handler calls), by trigger then verb. */
   private final LongAdder[] apiRequests = HandlerMetrics.adders(TRIGGERS.length * VERBS.length);
-  /** Reconciles by trigger then effect: each reconcile counted in {@link #reconciled} is counted here once too. */
-  private final LongAdder[] effects = HandlerMetrics.adders(TRIGGERS.length * EFFECTS.length);
 
   ControllerMetrics(String controller) {
     this.controller = controller;
-    for (int i = 0; i < durations.length; i++) {
-      durations[i] = new ConcurrentHistogram(Buckets.CONTROLLER_RUNTIME_RECONCILE);
-    }
   }
 
-  public void reconciled(Trigger trigger, ReconcileResult result, long nanos) {
-    reconciles[trigger.ordinal() * RESULTS.length + result.ordinal()].increment();
-    durations[trigger.ordinal()].record(nanos);
+  /** A reconcile with {@code trigger} ended with {@code result} after {@code nanos}, on the thread of {@code context}. */
+  public void reconciled(ThreadContext context, Trigger trigger, ReconcileResult result, long nanos) {
+    int at = trigger.ordinal() * PER_TRIGGER;
+    rows.add(context, at + RESULTS_AT + result.ordinal(), 1);
+    rows.add(context, at + DURATION_AT + DURATION_BUCKETS.indexOf(nanos), 1);
+    rows.add(context, at + DURATION_AT + DURATION_BUCKETS.count(), nanos);
   }
 
   /** A reconcile with {@code trigger}, counted in {@link #reconciled}, had {@code effect}. */
-  public void reconcileEffect(Trigger trigger, ReconcileEffect effect) {
-    effects[trigger.ordinal() * EFFECTS.length + effect.ordinal()].increment();
+  public void reconcileEffect(ThreadContext context, Trigger trigger, ReconcileEffect effect) {
+    rows.add(context, trigger.ordinal() * PER_TRIGGER + EFFECTS_AT + effect.ordinal(), 1);
   }
 
   /** A reconcile (or handler call) with {@code trigger} sent an API request. */
@@ -47,9 +53,10 @@ public final class ControllerMetrics {
   }
 
   void export(Export out) {
+    long[] totals = rows.sum();
     for (Trigger trigger : TRIGGERS) {
       for (ReconcileEffect effect : EFFECTS) {
-        long n = effects[trigger.ordinal() * EFFECTS.length + effect.ordinal()].sum();
+        long n = totals[trigger.ordinal() * PER_TRIGGER + EFFECTS_AT + effect.ordinal()];
         if (n > 0) {
           out.counter(
               "controller_reconcile_effect",
@@ -73,9 +80,10 @@ public final class ControllerMetrics {
       }
     }
     for (Trigger trigger : TRIGGERS) {
+      int at = trigger.ordinal() * PER_TRIGGER;
       boolean seen = false;
       for (ReconcileResult result : RESULTS) {
-        long n = reconciles[trigger.ordinal() * RESULTS.length + result.ordinal()].sum();
+        long n = totals[at + RESULTS_AT + result.ordinal()];
         if (n > 0) {
           seen = true;
           out.counter(
@@ -89,8 +97,9 @@ public final class ControllerMetrics {
         out.histogram(
             "controller_reconcile_duration_seconds",
             "Time spent in reconciles, by the trigger of the item they reconciled.",
-            Buckets.CONTROLLER_RUNTIME_RECONCILE.dataPoint(
-                Labels.of("controller", controller, "trigger", trigger.label()), durations[trigger.ordinal()].read()));
+            DURATION_BUCKETS.dataPoint(
+                Labels.of("controller", controller, "trigger", trigger.label()),
+                Arrays.copyOfRange(totals, at + DURATION_AT, at + EFFECTS_AT)));
       }
     }
   }

@@ -52,6 +52,7 @@ public final class QueueTracker {
   private Trigger[] ringTriggers = new Trigger[INITIAL_RING];
   private int ringHead;
   private int ringSize;
+  /** A power of two, as every capacity after it (it doubles): a position wraps with a mask, not a division. */
   private static final int INITIAL_RING = 16;
   /** A ring this large goes back to its initial size once empty: a burst does not stay in memory. */
   private static final int KEPT_RING = 1024;
@@ -363,7 +364,7 @@ public final class QueueTracker {
     if (ringSize == ringItems.length) {
       growRing();
     }
-    int tail = (ringHead + ringSize) % ringItems.length;
+    int tail = (ringHead + ringSize) & (ringItems.length - 1);
     ringItems[tail] = item;
     ringAddedAt[tail] = addedAt;
     ringTriggers[tail] = trigger;
@@ -373,7 +374,7 @@ public final class QueueTracker {
   private void pop() {
     ringItems[ringHead] = null;
     ringTriggers[ringHead] = null;
-    ringHead = (ringHead + 1) % ringItems.length;
+    ringHead = (ringHead + 1) & (ringItems.length - 1);
     if (--ringSize == 0 && ringItems.length > KEPT_RING) {
       clearRing();
     }
@@ -393,7 +394,7 @@ public final class QueueTracker {
     long[] addedAt = new long[capacity];
     Trigger[] triggers = new Trigger[capacity];
     for (int i = 0; i < ringSize; i++) {
-      int from = (ringHead + i) % ringItems.length;
+      int from = (ringHead + i) & (ringItems.length - 1);
       items[i] = ringItems[from];
       addedAt[i] = ringAddedAt[from];
       triggers[i] = ringTriggers[from];

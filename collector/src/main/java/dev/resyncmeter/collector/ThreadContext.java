@@ -72,6 +72,10 @@ public final class ThreadContext {
   private WeakReference<Object> lastQueue;
   private QueueTracker lastTracker;
 
+  // ---- the counting row this thread used last, so it is found without a thread-local lookup --
+  private ThreadRows lastRows;
+  private long[] lastRow;
+
   // ---- what the instrumentation units follow on this thread ------------------------------------
   /** The informer listener this thread runs, or delivers for, now. */
   private InformerListener listener;
@@ -142,6 +146,16 @@ public final class ThreadContext {
   public void cacheTracker(Object queue, QueueTracker tracker) {
     lastQueue = new WeakReference<>(queue);
     lastTracker = tracker;
+  }
+
+  /** This thread's row of {@code rows}, if it used that one last; else null. */
+  long[] cachedRow(ThreadRows rows) {
+    return lastRows == rows ? lastRow : null;
+  }
+
+  void cacheRow(ThreadRows rows, long[] row) {
+    lastRows = rows;
+    lastRow = row;
   }
 
   /** A reconcile of {@code controller} with {@code trigger} starts on this thread. */

@@ -256,6 +256,29 @@ class QueueTrackerTest {
   }
 
   @Test
+  void waitingItemsKeepTheirOrderWhenTheirMirrorWrapsAroundAndGrows() {
+    int added = 0;
+    int taken = 0;
+    // take and add in turns, so the waiting items wrap around the mirror's end before it grows (16 first)
+    for (int turn = 0; turn < 6; turn++) {
+      for (int i = 0; i < 11; i++, added++) {
+        addFromHandler("key-" + added, added % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
+      }
+      for (int i = 0; i < 7; i++, taken++) {
+        assertThat(take("key-" + taken)).isEqualTo(taken % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
+        queue.done("key-" + taken);
+      }
+    }
+    for (; taken < added; taken++) {
+      assertThat(take("key-" + taken)).isEqualTo(taken % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
+      queue.done("key-" + taken);
+    }
+    assertThat(tracker.trackedItems()).isZero();
+    assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(added);
+  }
+
+  @Test
   void depthCountsWaitingItemsAndReturnsToZero() {
     queue.add("a");
     queue.add("b");

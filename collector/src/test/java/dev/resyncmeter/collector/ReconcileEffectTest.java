@@ -164,9 +164,9 @@ class ReconcileEffectTest {
 
   @Test
   void effectsAreExportedByControllerTriggerAndEffect() {
-    controller.reconcileEffect(Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
-    controller.reconcileEffect(Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
-    controller.reconcileEffect(Trigger.PERIODIC, ReconcileEffect.CHANGED);
+    controller.reconcileEffect(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
+    controller.reconcileEffect(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
+    controller.reconcileEffect(ThreadContext.current(), Trigger.PERIODIC, ReconcileEffect.CHANGED);
     assertThat(metrics.scrape(null).body())
         .contains("controller_reconcile_effect_total{controller=\"c\",effect=\"unchanged\",trigger=\"resync_noop\"} 2.0")
         .contains("controller_reconcile_effect_total{controller=\"c\",effect=\"changed\",trigger=\"periodic\"} 1.0")

@@ -163,8 +163,8 @@ public final class LateControllers {
     }
     ReconcileResult result =
         context.heldReconcileFailed() ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-    reconciles.reconciled(context.heldTrigger(), result, System.nanoTime() - context.heldSince());
-    reconciles.reconcileEffect(context.heldTrigger(), context.takeReconcileEffect());
+    reconciles.reconciled(context, context.heldTrigger(), result, System.nanoTime() - context.heldSince());
+    reconciles.reconcileEffect(context, context.heldTrigger(), context.takeReconcileEffect());
   }
 
   /**

@@ -261,7 +261,7 @@ public final class JosdkBridge {
     if (thread != null) {
       thread.running = null;
       if (thread.reconciled != null) {
-        thread.reconciled.reconcileEffect(thread.reconciledTrigger, context.takeReconcileEffect());
+        thread.reconciled.reconcileEffect(context, thread.reconciledTrigger, context.takeReconcileEffect());
         thread.reconciled = null;
       }
     }
@@ -313,13 +313,13 @@ public final class JosdkBridge {
       execution.ran = true;
     }
     ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-    controller.reconciled(trigger, result, took);
+    controller.reconciled(context, trigger, result, took);
     if (execution != null) {
       // its effect is known when the execution ends, after JOSDK's own writes for it
       execution.reconciled = controller;
       execution.reconciledTrigger = trigger;
     } else {
-      controller.reconcileEffect(trigger, context.takeReconcileEffect());
+      controller.reconcileEffect(context, trigger, context.takeReconcileEffect());
     }
   }
 }

@@ -43,8 +43,8 @@ public final class ReconcileTimer {
     }
     ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
     Trigger trigger = trigger(context);
-    metrics.reconciled(trigger, result, nanos);
-    metrics.reconcileEffect(trigger, context.takeReconcileEffect());
+    metrics.reconciled(context, trigger, result, nanos);
+    metrics.reconcileEffect(context, trigger, context.takeReconcileEffect());
   }
 
   private static Trigger trigger(ThreadContext context) {

@@ -1,0 +1,83 @@
+package dev.resyncmeter.collector;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * Counts that several threads add to at once (the workers of one controller), each thread in a row
+ * of its own. A count is then a plain write to memory no other thread writes: no locked instruction,
+ * and no cache line moving between cores on every count, as a shared counter's does (a {@code
+ * LongAdder} still pays a compare-and-swap per count). A scrape sums the rows.
+ *
+ * <p>A thread finds its row through its {@link ThreadContext} (one entry: a worker counts for one
+ * controller). Rows outlive their threads, as their counts must; past {@link #MAX_ROWS} threads, the
+ * rest share one row and add to it atomically, so a host that keeps making threads holds a bounded
+ * number of rows.
+ */
+final class ThreadRows {
+
+  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  /** Rows of their own for this many threads at most. */
+  static final int MAX_ROWS = 64;
+
+  private final int width;
+  /** Threads' own rows, appended under this object's lock; read without it. */
+  private volatile long[][] rows = new long[0][];
+  /** The row of the threads that came after {@link #MAX_ROWS}: added to atomically. */
+  private final long[] sharedRow;
+  private final ThreadLocal<long[]> rowOfThread = ThreadLocal.withInitial(this::newRow);
+
+  ThreadRows(int width) {
+    this.width = width;
+    this.sharedRow = new long[width];
+  }
+
+  /** Adds {@code delta} to cell {@code i} of the row of {@code context}'s thread. */
+  void add(ThreadContext context, int i, long delta) {
+    long[] row = context.cachedRow(this);
+    if (row == null) {
+      row = rowOfThread.get();
+      context.cacheRow(this, row);
+    }
+    if (row == sharedRow) {
+      LONGS.getAndAdd(row, i, delta);
+    } else {
+      LONGS.setRelease(row, i, row[i] + delta); // this thread is the row's only writer
+    }
+  }
+
+  /** Every row summed, cell by cell. */
+  long[] sum() {
+    long[] totals = new long[width];
+    for (long[] row : rows) {
+      addRow(row, totals);
+    }
+    addRow(sharedRow, totals);
+    return totals;
+  }
+
+  private static void addRow(long[] row, long[] totals) {
+    for (int i = 0; i < totals.length; i++) {
+      totals[i] += (long) LONGS.getAcquire(row, i);
+    }
+  }
+
+  private synchronized long[] newRow() {
+    long[][] current = rows;
+    if (current.length >= MAX_ROWS) {
+      return sharedRow;
+    }
+    long[] row = new long[width];
+    long[][] grown = Arrays.copyOf(current, current.length + 1);
+    grown[current.length] = row;
+    rows = grown;
+    return row;
+  }
+
+  /** Rows of their own handed out so far (for tests). */
+  int ownRows() {
+    return rows.length;
+  }
+}

@@ -54,10 +54,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code wave ...} line per wave, a {@code counts ...} line and {@code WAVES DONE}; then answers
  * {@code heap} on its standard input with {@code heap total|own|row ...} lines and {@code HEAP DONE}, and exits
  * when its input closes.
+ *
+ * <p>With {@code -D}{@value #RECONCILE_WORK_PROPERTY}{@code =NANOS} every reconcile first busies its worker
+ * that long: a control without any agent for what a small cost per item, of the host's own, does to
+ * the wave.
  */
 public final class ResyncPipeline {
 
   static final String CONTROLLER = "resync-pipeline";
+  static final String RECONCILE_WORK_PROPERTY = "resyncmeter.bench.reconcileWorkNanos";
   static final String NAMESPACE = "default";
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -349,6 +354,7 @@ public final class ResyncPipeline {
   /** A reconciler that does nothing but count: what is measured is the pipeline around it. */
   static final class CountingReconciler implements Reconciler {
     private static final Result DONE = new Result(false);
+    private static final long WORK_NANOS = Long.getLong(RECONCILE_WORK_PROPERTY, 0);
     private final ResyncPipeline pipeline;
 
     CountingReconciler(ResyncPipeline pipeline) {
@@ -357,8 +363,19 @@ public final class ResyncPipeline {
 
     @Override
     public Result reconcile(Request request) {
+      if (WORK_NANOS > 0) {
+        busy(WORK_NANOS);
+      }
       pipeline.reconciled();
       return DONE;
+    }
+  }
+
+  /** Keeps this thread busy for {@code nanos}, as work of the host's own would. */
+  static void busy(long nanos) {
+    long end = System.nanoTime() + nanos;
+    while (System.nanoTime() < end) {
+      Thread.onSpinWait();
     }
   }
 

@@ -42,4 +42,22 @@ class ResyncPipelineIT {
       assertThat(PipelineRuns.keyValues(counts)).containsEntry("adds", 2000L).containsEntry("updates", 4000L).containsEntry("reconciles", 6000L);
     }
   }
+
+  @Test
+  void theHostWorkControlBusiesEveryReconcileForTheGivenTime() throws Exception {
+    // 400 reconciles of at least 2 ms each on two workers: no wave can end in less than 400 ms
+    try (ForkedJvm jvm =
+        ForkedJvm.startMain(
+            List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-D" + ResyncPipeline.RECONCILE_WORK_PROPERTY + "=2000000"),
+            ResyncPipeline.class,
+            List.of("400", "1000", "0", "1", "30"),
+            ForkedJvm.ANY_AGENT_VARIABLES)) {
+      jvm.awaitStdout("WAVES DONE"::equals, Duration.ofSeconds(120));
+      jvm.closeInput();
+      assertThat(jvm.waitFor(Duration.ofSeconds(60))).isZero();
+
+      String wave = jvm.stdout().stream().filter(l -> l.contains(" measured ")).findFirst().orElseThrow();
+      assertThat(PipelineRuns.keyValues(wave).get("waveNanos")).isGreaterThanOrEqualTo(400_000_000L);
+    }
+  }
 }

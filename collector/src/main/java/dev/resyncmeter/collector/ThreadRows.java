@@ -34,7 +34,7 @@ final class ThreadRows {
     this.sharedRow = new long[width];
   }
 
-  /** Adds {@code delta} to cell {@code i} of the row of {@code context}'s thread. */
+  /** Adds {@code delta} to cell {@code i} of the calling thread's row; {@code context} is that thread's own. */
   void add(ThreadContext context, int i, long delta) {
     long[] row = context.cachedRow(this);
     if (row == null) {

@@ -24,6 +24,11 @@ final class Cells {
     LONGS.setRelease(cells, i, value);
   }
 
+  /** Adds {@code delta} to cell {@code i} where several writers may add at once. */
+  static void addAtomically(long[] cells, int i, long delta) {
+    LONGS.getAndAdd(cells, i, delta);
+  }
+
   /** Cell {@code i} as last written by any thread. */
   static long read(long[] cells, int i) {
     return (long) LONGS.getAcquire(cells, i);

@@ -1,7 +1,5 @@
 package dev.resyncmeter.collector;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -16,8 +14,6 @@ import java.util.Arrays;
  * number of rows.
  */
 final class ThreadRows {
-
-  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
   /** Rows of their own for this many threads at most. */
   static final int MAX_ROWS = 64;
@@ -42,9 +38,9 @@ final class ThreadRows {
       context.cacheRow(this, row);
     }
     if (row == sharedRow) {
-      LONGS.getAndAdd(row, i, delta);
+      Cells.addAtomically(row, i, delta);
     } else {
-      LONGS.setRelease(row, i, row[i] + delta); // this thread is the row's only writer
+      Cells.add(row, i, delta); // this thread is the row's only writer
     }
   }
 
@@ -60,7 +56,7 @@ final class ThreadRows {
 
   private static void addRow(long[] row, long[] totals) {
     for (int i = 0; i < totals.length; i++) {
-      totals[i] += (long) LONGS.getAcquire(row, i);
+      totals[i] += Cells.read(row, i);
     }
   }
 

@@ -6,14 +6,12 @@ import java.io.PrintStream;
 import org.slf4j.helpers.MessageFormatter;
 
 /**
- * The agent's log lines, {@code [resync-meter] LEVEL message} on stderr, in the format of the SLF4J
- * simple binding inside the agent jar (relocated, so the host's own logging is never touched). The
- * agent writes its own lines itself: the binding's start (a date format for the fixed prefix, with the
- * JDK's calendar and locale data) would cost the host's start-up more than all else {@code premain}
- * does. The binding stays configured for Micrometer, which logs through it, with the same format.
+ * The agent's log lines, {@code [resync-meter] LEVEL message} on stderr. The agent's start writes
+ * its lines at once; Micrometer's go through the agent's own SLF4J provider ({@link AgentLogProvider})
+ * to the same place, in the same format.
  *
- * <p>Lines written while the host runs go through {@link #warnLater}: a host thread only drops the
- * line into a small queue, and one daemon thread of ours writes it, so no handler, worker or class
+ * <p>Lines written while the host runs go through {@link #later}: a host thread only drops the line
+ * into a small queue, and one daemon thread of ours writes it, so no handler, worker or class
  * loading thread of the host ever waits for stderr.
  */
 public final class AgentLog {
@@ -22,33 +20,7 @@ public final class AgentLog {
   private static final BlockingQueue<String> PENDING = new ArrayBlockingQueue<>(64);
   private static volatile Thread writer;
 
-  static {
-    configure();
-  }
-
   private AgentLog() {}
-
-  private static void configure() {
-    // These keys are relocated with the binding in the agent jar, so they configure only our copy.
-    // The date format is a quoted literal: the simple binding's one way to print a fixed prefix.
-    setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
-    setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
-    setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "'[resync-meter]'");
-    setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
-    setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
-    setIfAbsent("org.slf4j.simpleLogger.levelInBrackets", "false");
-  }
-
-  private static void setIfAbsent(String key, String value) {
-    if (System.getProperty(key) == null) {
-      System.setProperty(key, value);
-    }
-  }
-
-  /** Configures the binding before anything (Micrometer) starts it; it reads its settings only once. */
-  public static void init() {
-    // the class initializer did it
-  }
 
   /** For the agent's start, which runs before the host's main: writes at once. */
   public static void info(String format, Object... arguments) {
@@ -61,8 +33,12 @@ public final class AgentLog {
   }
 
   private static void write(String level, String message) {
+    write(level + " " + message);
+  }
+
+  private static void write(String line) {
     PrintStream err = System.err;
-    err.println(PREFIX + level + " " + message);
+    err.println(PREFIX + line);
     err.flush();
   }
 
@@ -71,7 +47,12 @@ public final class AgentLog {
    * the queue is full the line is dropped; the faults behind it are still counted in metrics.
    */
   public static void warnLater(String format, Object... arguments) {
-    PENDING.offer(MessageFormatter.arrayFormat(format, arguments).getMessage());
+    later("WARN", MessageFormatter.arrayFormat(format, arguments).getMessage());
+  }
+
+  /** A line of {@code level} from any thread, written by the agent's log thread (see {@link #warnLater}). */
+  static void later(String level, String message) {
+    PENDING.offer(level + " " + message);
     if (writer == null) {
       startWriter();
     }
@@ -92,7 +73,7 @@ public final class AgentLog {
   private static void writeQueuedLines() {
     while (true) {
       try {
-        write("WARN", PENDING.take());
+        write(PENDING.take());
       } catch (InterruptedException e) {
         return;
       } catch (Throwable ignored) {

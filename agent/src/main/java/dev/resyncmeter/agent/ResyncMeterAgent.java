@@ -57,8 +57,6 @@ public final class ResyncMeterAgent {
     StartGate gate = null;
     boolean handedOver = false;
     try {
-      // First: Micrometer logs through our SLF4J too, and the binding reads its settings only once.
-      AgentLog.init();
       if (!STARTED.compareAndSet(false, true)) {
         AgentLog.warn("already running in this JVM; the second start is ignored");
         return;

@@ -33,9 +33,23 @@ class AgentJarContentsIT {
     assertThat(entries())
         .contains("dev/resyncmeter/agent/shaded/bytebuddy/agent/builder/AgentBuilder.class")
         .contains("dev/resyncmeter/agent/shaded/micrometer/core/instrument/MeterRegistry.class")
-        .contains("dev/resyncmeter/agent/shaded/slf4j/simple/SimpleLogger.class")
+        .contains("dev/resyncmeter/agent/shaded/slf4j/LoggerFactory.class")
         .anyMatch(name -> name.startsWith("dev/resyncmeter/agent/shaded/prometheus/metrics/"))
         .contains("dev/resyncmeter/collector/ResyncMetrics.class");
+  }
+
+  /**
+   * Every entry is one the host's class loader keeps in memory for the JVM's life: the protobuf
+   * exposition format (the endpoint serves only the text formats) and SLF4J's simple binding (the
+   * agent has its own provider) stay out.
+   */
+  @Test
+  void theJarHoldsNeitherTheProtobufFormatNorAnSlf4jBinding() throws IOException {
+    List<String> unused =
+        entries().stream()
+            .filter(name -> name.contains("/com_google_protobuf") || name.contains("/expositionformats/internal/") || name.contains("/slf4j/simple/"))
+            .toList();
+    assertThat(unused).isEmpty();
   }
 
   /**
@@ -76,7 +90,7 @@ class AgentJarContentsIT {
 
   /** The artifacts shaded into the jar, by the start of their jar file's name. */
   private static final List<String> SHADED =
-      List.of("byte-buddy-", "micrometer-", "prometheus-metrics-", "slf4j-api-", "slf4j-simple-", "HdrHistogram-", "LatencyUtils-", "jspecify-");
+      List.of("byte-buddy-", "micrometer-", "prometheus-metrics-", "slf4j-api-", "HdrHistogram-", "LatencyUtils-", "jspecify-");
 
   /**
    * Each shaded library's license and NOTICE files are in the jar whole, under the same names (the

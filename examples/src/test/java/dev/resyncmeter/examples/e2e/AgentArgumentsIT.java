@@ -123,8 +123,8 @@ class AgentArgumentsIT {
       added.removeAll(without);
       // The JDK records the default time zone there the first time anything asks for it: no setting.
       added.remove("property user.timezone");
-      // What the attach command reads (the agent's version and endpoint), and the agent's own logger
-      // and ByteBuddy settings under the relocated names: all under the agent's prefix, never the host's.
+      // What the attach command reads (the agent's version and endpoint), and its ByteBuddy's settings
+      // under the relocated names: all under the agent's prefix, never the host's.
       assertThat(added).contains("property dev.resyncmeter.agent.version", "property dev.resyncmeter.agent.endpoint");
       added.remove("property dev.resyncmeter.agent.version");
       added.remove("property dev.resyncmeter.agent.endpoint");

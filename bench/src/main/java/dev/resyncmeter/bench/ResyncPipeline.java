@@ -57,12 +57,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>With {@code -D}{@value #RECONCILE_WORK_PROPERTY}{@code =NANOS} every reconcile first busies its worker
  * that long: a control without any agent for what a small cost per item, of the host's own, does to
- * the wave.
+ * the wave. With {@code -D}{@value #POLLUTED_PROPERTY}{@code =true} the JDK's collection methods are
+ * first called with several types each ({@link QueueWave#pollute}), as an agent's weaving calls them
+ * with its own: a control without any agent for what that does to the JIT's view of the host's code.
  */
 public final class ResyncPipeline {
 
   static final String CONTROLLER = "resync-pipeline";
   static final String RECONCILE_WORK_PROPERTY = "resyncmeter.bench.reconcileWorkNanos";
+  static final String POLLUTED_PROPERTY = "resyncmeter.bench.polluteJitProfiles";
   static final String NAMESPACE = "default";
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -92,6 +95,9 @@ public final class ResyncPipeline {
     int warmupWaves = Integer.parseInt(args[2]);
     int measuredWaves = Integer.parseInt(args[3]);
     Duration waveTimeout = Duration.ofSeconds(Long.parseLong(args[4]));
+    if (Boolean.getBoolean(POLLUTED_PROPERTY)) {
+      System.out.println("polluted " + QueueWave.pollute());
+    }
     try {
       new ResyncPipeline(objects, 1 + warmupWaves + measuredWaves).run(resyncMillis, warmupWaves, waveTimeout);
     } catch (Throwable t) {

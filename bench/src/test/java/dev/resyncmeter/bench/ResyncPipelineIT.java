@@ -44,6 +44,15 @@ class ResyncPipelineIT {
     assertThat(PipelineRuns.keyValues(wave).get("waveNanos")).isGreaterThanOrEqualTo(400_000_000L);
   }
 
+  @Test
+  void theJitProfileControlCallsTheSharedCollectionMethodsBeforeTheInformerStartsAndCountsStayExact() throws Exception {
+    List<String> stdout = completedRun(List.of("-Xmx512m", "-D" + ResyncPipeline.POLLUTED_PROPERTY + "=true"), "400", "1000", "0", "1", "30");
+
+    assertThat(stdout.get(0)).startsWith("polluted ");
+    String counts = stdout.stream().filter(l -> l.startsWith("counts ")).findFirst().orElseThrow();
+    assertThat(PipelineRuns.keyValues(counts)).containsEntry("adds", 400L).containsEntry("updates", 400L).containsEntry("reconciles", 800L);
+  }
+
   /** The program with {@code options} (its log quiet) and {@code args}. */
   private static ForkedJvm start(List<String> options, String... args) throws IOException {
     List<String> all = new ArrayList<>(options);

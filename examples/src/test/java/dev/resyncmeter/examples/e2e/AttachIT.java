@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,19 +41,16 @@ class AttachIT {
 
   @Test
   void attachLoadsTheAgentOnceListShowsItAndASecondAttachIsRefused() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
     try (AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
       host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
       String pid = Long.toString(host.pid());
       assertThat(agentCommand("list").out().lines()).anyMatch(l -> l.startsWith(pid + " ") && l.contains(" no ") && l.endsWith("resync-meter-examples.jar"));
 
-      Command attach = agentCommand("attach", pid, "host=127.0.0.1,port=" + port);
+      Command attach = agentCommand("attach", pid, "host=127.0.0.1,port=0");
       assertThat(attach.err()).isEmpty();
       assertThat(attach.exit()).isZero();
-      assertThat(attach.out()).startsWith("resync-meter attached to " + pid + " (").contains("serving http://127.0.0.1:" + port + "/metrics; counting starts now");
+      assertThat(attach.out()).startsWith("resync-meter attached to " + pid + " (");
+      int port = servedPort(attach);
 
       Scrape scrape = Scrape.of("http://127.0.0.1:" + port + "/metrics");
       assertThat(scrape.series().keySet()).anyMatch(s -> s.startsWith("resync_meter_info{"));
@@ -136,10 +135,6 @@ class AttachIT {
    */
   @Test
   void aBadArgumentOrATakenPortLeavesTheTargetAsItWasAndTheCorrectedAttachWorks() throws Exception {
-    int free;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      free = socket.getLocalPort();
-    }
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
       host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
@@ -168,11 +163,10 @@ class AttachIT {
           .containsExactly("[resync-meter] WARN cannot serve metrics on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use; not started, the application runs as it did");
       assertThat(agentCommand("list").out().lines()).anyMatch(l -> l.startsWith(pid + " ") && l.contains(" no "));
 
-      Command corrected = agentCommand("attach", pid, "host=127.0.0.1,port=" + free);
+      Command corrected = agentCommand("attach", pid, "host=127.0.0.1,port=0");
       assertThat(corrected.err()).isEmpty();
       assertThat(corrected.exit()).isZero();
-      assertThat(corrected.out()).contains("serving http://127.0.0.1:" + free + "/metrics; counting starts now");
-      assertThat(Scrape.of("http://127.0.0.1:" + free + "/metrics").series().keySet()).anyMatch(s -> s.startsWith("resync_meter_info{"));
+      assertThat(Scrape.of("http://127.0.0.1:" + servedPort(corrected) + "/metrics").series().keySet()).anyMatch(s -> s.startsWith("resync_meter_info{"));
       AgentProcess.end(host);
     }
   }
@@ -214,17 +208,26 @@ class AttachIT {
    * it run to {@code SCENARIO DONE}, and scrapes what the agent counted.
    */
   private static Scrape attachAndRun(AgentProcess host) throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
     host.awaitStdout("READY FOR ATTACH"::equals, TIMEOUT);
-    Command attach = agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=" + port);
+    Command attach = agentCommand("attach", Long.toString(host.pid()), "host=127.0.0.1,port=0");
     assertThat(attach.exit()).as(attach.err()).isZero();
     host.send("attached");
     host.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(120));
-    return Scrape.of("http://127.0.0.1:" + port + "/metrics");
+    return Scrape.of("http://127.0.0.1:" + servedPort(attach) + "/metrics");
   }
+
+  /**
+   * The port the attached agent serves on, from the attach command's answer. Tests attach with port 0:
+   * a port found free and closed again before the agent binds it can meanwhile be taken by the host
+   * (its API server binds port 0 too), and the attach then fails as it should.
+   */
+  private static int servedPort(Command attach) {
+    Matcher served = SERVED.matcher(attach.out());
+    assertThat(served.find()).as(attach.out()).isTrue();
+    return Integer.parseInt(served.group(1));
+  }
+
+  private static final Pattern SERVED = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/metrics; counting starts now");
 
   private static void assertOneLine(Command command, String start) {
     assertThat(command.exit()).as(command.err()).isEqualTo(1);

@@ -1,7 +1,7 @@
 package dev.resyncmeter.agent.cli;
 
-import dev.resyncmeter.agent.AgentArguments;
-import dev.resyncmeter.agent.ResyncMeterAgent;
+import dev.resyncmeter.agent.start.AgentArguments;
+import dev.resyncmeter.agent.start.ResyncMeterAgent;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;

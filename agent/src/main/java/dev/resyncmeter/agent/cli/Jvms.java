@@ -17,8 +17,8 @@ import java.util.Properties;
 final class Jvms {
 
   /** What the agent sets in the JVM it runs in, so that a second attach is refused and {@code list} can tell. */
-  static final String VERSION_PROPERTY = dev.resyncmeter.agent.ResyncMeterAgent.VERSION_PROPERTY;
-  static final String ENDPOINT_PROPERTY = dev.resyncmeter.agent.ResyncMeterAgent.ENDPOINT_PROPERTY;
+  static final String VERSION_PROPERTY = dev.resyncmeter.agent.start.ResyncMeterAgent.VERSION_PROPERTY;
+  static final String ENDPOINT_PROPERTY = dev.resyncmeter.agent.start.ResyncMeterAgent.ENDPOINT_PROPERTY;
 
   record Jvm(String pid, String mainClass) {}
 

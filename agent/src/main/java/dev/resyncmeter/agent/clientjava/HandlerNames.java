@@ -1,8 +1,8 @@
 package dev.resyncmeter.agent.clientjava;
 
-import dev.resyncmeter.agent.ClassLabels;
-import dev.resyncmeter.agent.IdentityWeakMap;
-import dev.resyncmeter.agent.LateStart;
+import dev.resyncmeter.agent.runtime.ClassLabels;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.LateStart;
 
 /**
  * Stable, readable {@code handler} labels. A handler made by client-java's controller builder is

@@ -1,18 +1,19 @@
 package dev.resyncmeter.agent.clientjava;
 
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.Fields;
-import dev.resyncmeter.agent.IdentityWeakMap;
-import dev.resyncmeter.agent.UnitSwitch;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.ApiRequests;
+import dev.resyncmeter.agent.runtime.Fields;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
-import java.lang.ref.WeakReference;
 import java.lang.management.LockInfo;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.lang.ref.WeakReference;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -64,6 +65,8 @@ public final class LateControllers {
     ResyncMetrics metrics = AgentMetrics.get();
     if (name != null && metrics != null) {
       WeakReference<Object> waitedOn = new WeakReference<>(queue);
+      // those workers' requests, until the done of the item they take, belong to that item's reconcile
+      ApiRequests.whenSentOutsideReconcile(LateControllers::requestOutsideReconcile);
       for (Long thread : waiting) {
         WAITING_UNSEEN.put(thread, waitedOn);
       }

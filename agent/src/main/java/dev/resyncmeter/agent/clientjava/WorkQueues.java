@@ -1,6 +1,6 @@
 package dev.resyncmeter.agent.clientjava;
 
-import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
 import dev.resyncmeter.collector.QueueTracker;
 import java.util.function.Supplier;
 

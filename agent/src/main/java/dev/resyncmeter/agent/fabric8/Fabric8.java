@@ -1,8 +1,8 @@
 package dev.resyncmeter.agent.fabric8;
 
-import dev.resyncmeter.agent.Library;
-import dev.resyncmeter.agent.Part;
-import dev.resyncmeter.agent.Part.Observation;
+import dev.resyncmeter.agent.api.Library;
+import dev.resyncmeter.agent.api.Part.Observation;
+import dev.resyncmeter.agent.api.Part;
 import java.util.List;
 
 /**

@@ -107,21 +107,6 @@ final class Fabric8Advice {
     }
   }
 
-  /** {@code onAdd(obj)} of any fabric8 {@code ResourceEventHandler}. */
-  static final class HandlerAdd {
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter(@Advice.This Object handler) {
-      return Fabric8Bridge.handlerCallStarting(handler, 0);
-    }
-
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter Object call) {
-      if (call != null) {
-        Fabric8Bridge.handlerCallFinished(call);
-      }
-    }
-  }
-
   /** {@code onUpdate(old, new)} of any fabric8 {@code ResourceEventHandler}. */
   static final class HandlerUpdate {
     @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -146,11 +131,11 @@ final class Fabric8Advice {
     }
   }
 
-  /** {@code onDelete(obj, deletedFinalStateUnknown)} of any fabric8 {@code ResourceEventHandler}. */
-  static final class HandlerDelete {
+  /** {@code onAdd(obj)} and {@code onDelete(obj, deletedFinalStateUnknown)} of any fabric8 {@code ResourceEventHandler}. */
+  static final class HandlerAddOrDelete {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter(@Advice.This Object handler) {
-      return Fabric8Bridge.handlerCallStarting(handler, 2);
+    static Object enter(@Advice.This Object handler, @Advice.Origin("#m") String method) {
+      return Fabric8Bridge.addOrDeleteCallStarting(handler, method);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -1,9 +1,9 @@
 package dev.resyncmeter.agent.fabric8;
 
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.IdentityWeakMap;
-import dev.resyncmeter.agent.LateStart;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.LateStart;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.InformerListener;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
@@ -15,14 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What the fabric8 informer advice calls. A notification is made in {@code ProcessorStore} (on the
  * watch or list thread), delivered by {@code ProcessorListener.add} (usually on the informer's serial
  * executor) and handled by the handler inside that call: the delivery is the scope in which a handler
- * call is the informer's. Every method catches its own faults: nothing here may reach the host.
+ * call is the informer's. It catches nothing: the advice that calls it suppresses and counts what
+ * it throws.
  */
 public final class Fabric8Bridge {
 
   /** The switch of the part this belongs to. */
   private static final UnitSwitch SWITCH = Fabric8.INFORMER.unitSwitch();
-
-  static final String COMPONENT = "fabric8-informer";
 
   /**
    * What {@link #deliveryStarting} returns when the thread delivered for no listener before. It
@@ -222,6 +221,11 @@ public final class Fabric8Bridge {
       return state;
     }
     return null;
+  }
+
+  /** {@code onAdd} or {@code onDelete} ({@code method}) starts: {@link #handlerCallStarting}. */
+  public static Object addOrDeleteCallStarting(Object handler, String method) {
+    return handlerCallStarting(handler, "onAdd".equals(method) ? 0 : 2);
   }
 
   /**

@@ -1,8 +1,8 @@
 package dev.resyncmeter.agent.fabric8;
 
-import dev.resyncmeter.agent.ClassLabels;
-import dev.resyncmeter.agent.IdentityWeakMap;
-import dev.resyncmeter.agent.LateStart;
+import dev.resyncmeter.agent.runtime.ClassLabels;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.LateStart;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

@@ -1,19 +1,13 @@
 package dev.resyncmeter.agent.fabric8;
 
-import dev.resyncmeter.agent.WeavingRules;
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import dev.resyncmeter.agent.InstrumentationUnit;
-import dev.resyncmeter.agent.LayoutCheckedAdvice;
-import dev.resyncmeter.agent.LibraryPresence;
-import dev.resyncmeter.agent.UnitSwitch;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
+import dev.resyncmeter.agent.api.InstrumentationUnit;
+import dev.resyncmeter.agent.api.LibraryPresence;
+import dev.resyncmeter.agent.api.WeavingRules;
 
 /**
  * fabric8's informer (7.0 to 8.0): where it is made ({@code DefaultSharedIndexInformer}), where its
@@ -26,16 +20,13 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
   static final String PACKAGE = "io.fabric8.kubernetes.client.informers.";
   public static final String RESOURCE_EVENT_HANDLER = PACKAGE + "ResourceEventHandler";
 
-  /** Off when a class of fabric8's informer has a shape this agent does not know. */
-  static final UnitSwitch SWITCH = Fabric8.INFORMER.unitSwitch();
-
   @Override
   public WeavingRules install(WeavingRules builder) {
     String cache = PACKAGE + "impl.cache.";
     return builder
         .type(PACKAGE + "impl.DefaultSharedIndexInformer")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .field("apiTypeClass", Class.class.getName())
                 .field("processor", cache + "SharedProcessor")
                 .field("processorStore", cache + "ProcessorStore")
@@ -43,7 +34,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                 .constructor(4, Fabric8Advice.InformerConstructor.class))
         .type(cache + "SharedProcessor")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .method("addProcessorListener", 3, Fabric8Advice.AddProcessorListener.class)
                 .advice(
                     "distribute(Notification, boolean)",
@@ -52,12 +43,12 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                     true))
         .type(cache + "ProcessorListener")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .constructor(2, Fabric8Advice.ListenerConstructor.class)
                 .method("add", 1, Fabric8Advice.Delivery.class))
         .type(cache + "ProcessorStore")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .field("synced", "java.util.concurrent.atomic.AtomicBoolean")
                 .advice(
                     "update(List)",
@@ -72,7 +63,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                 .method("resync", 0, Fabric8Advice.Resync.class))
         .type(cache + "Reflector$ReflectorWatcher")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .field("this$0", cache + "Reflector")
                 .advice(
                     "onClose(WatcherException)",
@@ -83,14 +74,7 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
         // override every method, so none is required; generic ones also have bridge methods.
         .implementationsOf(RESOURCE_EVENT_HANDLER, LibraryPresence.FABRIC8_HANDLER)
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
-                .advice("onAdd", handlerMethod("onAdd", 1), Fabric8Advice.HandlerAdd.class, false)
-                .advice("onUpdate", handlerMethod("onUpdate", 2), Fabric8Advice.HandlerUpdate.class, false)
-                .advice("onDelete", handlerMethod("onDelete", 2), Fabric8Advice.HandlerDelete.class, false));
-  }
-
-  private static ElementMatcher.Junction<MethodDescription> handlerMethod(String name, int arguments) {
-    var matcher = named(name).and(takesArguments(arguments)).and(not(isBridge())).and(not(isAbstract()));
-    return name.equals("onDelete") ? matcher.and(takesArgument(1, boolean.class)) : matcher;
+            builder.layoutChecked()
+                .handlerMethods(Fabric8Advice.HandlerAddOrDelete.class, Fabric8Advice.HandlerUpdate.class));
   }
 }

@@ -1,8 +1,8 @@
 package dev.resyncmeter.agent.fabric8;
 
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.Fields;
-import dev.resyncmeter.agent.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.Fields;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,7 +1,7 @@
 package dev.resyncmeter.agent.josdk;
 
-import dev.resyncmeter.agent.Library;
-import dev.resyncmeter.agent.Part;
+import dev.resyncmeter.agent.api.Library;
+import dev.resyncmeter.agent.api.Part;
 import java.util.List;
 
 /**

@@ -1,6 +1,5 @@
 package dev.resyncmeter.agent.josdk;
 
-import dev.resyncmeter.collector.Trigger;
 import io.javaoperatorsdk.operator.api.reconciler.BaseControl;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent;
@@ -51,25 +50,14 @@ final class JosdkAdvice {
 
   /**
    * {@code EventProcessor.reScheduleExecutionIfInstructed} (what the reconcile asked for),
-   * {@code handleRetryOnException} and {@code handleRateLimitedSubmission}: all schedule a requeue.
+   * {@code handleRetryOnException} and {@code handleRateLimitedSubmission}, which schedule a requeue,
+   * and {@code scheduleExecutionForMaxReconciliationInterval}, JOSDK's periodic reconcile: the
+   * method's name tells which.
    */
-  static final class Requeue {
+  static final class Scheduling {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter() {
-      return JosdkBridge.schedulingStarting(Trigger.REQUEUE);
-    }
-
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter Object previous) {
-      JosdkBridge.schedulingFinished(previous);
-    }
-  }
-
-  /** {@code EventProcessor.scheduleExecutionForMaxReconciliationInterval}: JOSDK's periodic reconcile. */
-  static final class MaxReconciliationInterval {
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter() {
-      return JosdkBridge.schedulingStarting(Trigger.PERIODIC);
+    static Object enter(@Advice.Origin("#m") String method) {
+      return JosdkBridge.schedulingStarting(method);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

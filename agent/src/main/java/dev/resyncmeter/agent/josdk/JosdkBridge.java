@@ -1,14 +1,14 @@
 package dev.resyncmeter.agent.josdk;
 
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.IdentityWeakMap;
-import dev.resyncmeter.agent.Fields;
-import dev.resyncmeter.agent.LateStart;
-import dev.resyncmeter.agent.ResourceVersions;
 import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
-import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.Fields;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.LateStart;
+import dev.resyncmeter.agent.runtime.ResourceVersions;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
@@ -20,15 +20,13 @@ import dev.resyncmeter.collector.Trigger;
  * So a trigger is found where the event comes from (a handler call is a {@code change}; a timer task
  * carries the reason it was scheduled for), merged where the event marks the resource's state, and
  * taken where the submission clears the marks; the reconcile that runs for that submission is
- * counted under it. JOSDK calls all of these under its {@code EventProcessor}'s lock. Every method
- * catches its own faults: nothing here may reach the host.
+ * counted under it. JOSDK calls all of these under its {@code EventProcessor}'s lock. It catches
+ * nothing: the advice that calls it suppresses and counts what it throws.
  */
 public final class JosdkBridge {
 
   /** The switch of the part this belongs to. */
   private static final UnitSwitch SWITCH = Josdk.RECONCILER.unitSwitch();
-
-  static final String COMPONENT = "josdk-reconciler";
   private static final String CONTROLLER_EVENT_SOURCE = JosdkInstrumentation.PACKAGE + "event.source.controller.ControllerEventSource";
 
   /**
@@ -129,11 +127,15 @@ public final class JosdkBridge {
     }
   }
 
-  /** A reschedule, retry or delay is being scheduled for {@code reason}; returns what to restore. */
-  public static Object schedulingStarting(Trigger reason) {
+  /**
+   * A reschedule, retry or delay is being scheduled by {@code method} of JOSDK's {@code
+   * EventProcessor}: for the periodic reconcile, or a requeue. Returns what to restore.
+   */
+  public static Object schedulingStarting(String method) {
     if (!SWITCH.on()) {
       return null;
     }
+    Trigger reason = "scheduleExecutionForMaxReconciliationInterval".equals(method) ? Trigger.PERIODIC : Trigger.REQUEUE;
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
     Trigger previous = thread.scheduling;
     thread.scheduling = reason;

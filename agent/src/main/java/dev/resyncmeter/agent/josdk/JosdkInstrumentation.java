@@ -1,13 +1,11 @@
 package dev.resyncmeter.agent.josdk;
 
-import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 
-import dev.resyncmeter.agent.InstrumentationUnit;
+import dev.resyncmeter.agent.api.InstrumentationUnit;
+import dev.resyncmeter.agent.api.WeavingRules;
 import dev.resyncmeter.agent.fabric8.Fabric8Handlers;
-import dev.resyncmeter.agent.LayoutCheckedAdvice;
-import dev.resyncmeter.agent.UnitSwitch;
 
 /**
  * JOSDK 5.x: where events come from and why ({@code EventProcessor}, its timer), where they wait and
@@ -20,8 +18,6 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.javaoperatorsdk.operator.processing.";
 
-  static final UnitSwitch SWITCH = Josdk.RECONCILER.unitSwitch();
-
   @Override
   public WeavingRules install(WeavingRules builder) {
     String event = PACKAGE + "event.";
@@ -29,39 +25,39 @@ public final class JosdkInstrumentation implements InstrumentationUnit {
     return builder
         .type(event + "EventProcessor")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .method("handleEvent", 1, JosdkAdvice.HandleEvent.class)
                 .method("eventProcessingFinished", 2, JosdkAdvice.ExecutionEnding.class)
-                .advice("reScheduleExecutionIfInstructed", named("reScheduleExecutionIfInstructed"), JosdkAdvice.Requeue.class, true)
-                .advice("handleRetryOnException", named("handleRetryOnException"), JosdkAdvice.Requeue.class, true)
-                .advice("handleRateLimitedSubmission", named("handleRateLimitedSubmission"), JosdkAdvice.Requeue.class, true)
+                .advice("reScheduleExecutionIfInstructed", named("reScheduleExecutionIfInstructed"), JosdkAdvice.Scheduling.class, true)
+                .advice("handleRetryOnException", named("handleRetryOnException"), JosdkAdvice.Scheduling.class, true)
+                .advice("handleRateLimitedSubmission", named("handleRateLimitedSubmission"), JosdkAdvice.Scheduling.class, true)
                 .advice(
                     "scheduleExecutionForMaxReconciliationInterval",
                     named("scheduleExecutionForMaxReconciliationInterval"),
-                    JosdkAdvice.MaxReconciliationInterval.class,
+                    JosdkAdvice.Scheduling.class,
                     true))
         .type(event + "ResourceState")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .advice("markEventReceived", named("markEventReceived"), JosdkAdvice.EventMarked.class, true)
                 .advice("unMarkEventReceived", named("unMarkEventReceived"), JosdkAdvice.EventsTaken.class, true))
         .type(event + "EventProcessor$ReconcilerExecutor")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .advice("a constructor", isConstructor(), JosdkAdvice.ExecutorConstructor.class, true)
                 .method("run", 0, JosdkAdvice.ExecutorRun.class))
         .type(event + "source.timer.TimerEventSource$EventProducerTimeTask")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .advice("a constructor", isConstructor(), JosdkAdvice.TimerTaskConstructor.class, true)
                 .method("run", 0, JosdkAdvice.TimerTaskRun.class))
         .type(event + "source.informer.InformerEventSource")
-        .transform(LayoutCheckedAdvice.of(SWITCH).method("propagateEvent", 1, JosdkAdvice.PropagateEvent.class))
+        .transform(builder.layoutChecked().method("propagateEvent", 1, JosdkAdvice.PropagateEvent.class))
         .type(event + "source.controller.ControllerEventSource")
-        .transform(LayoutCheckedAdvice.of(SWITCH).constructor(1, JosdkAdvice.ControllerEventSourceConstructor.class))
+        .transform(builder.layoutChecked().constructor(1, JosdkAdvice.ControllerEventSourceConstructor.class))
         .type(PACKAGE + "Controller")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .method("reconcile", 2, JosdkAdvice.Reconcile.class)
                 .method("cleanup", 2, JosdkAdvice.Cleanup.class));
   }

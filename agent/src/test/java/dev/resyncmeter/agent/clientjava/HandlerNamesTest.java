@@ -2,7 +2,7 @@ package dev.resyncmeter.agent.clientjava;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.resyncmeter.agent.ClassLabels;
+import dev.resyncmeter.agent.runtime.ClassLabels;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 

@@ -2,11 +2,10 @@ package dev.resyncmeter.agent.josdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.resyncmeter.agent.TestCollector;
+import dev.resyncmeter.agent.runtime.TestCollector;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
-import dev.resyncmeter.collector.Trigger;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -58,8 +57,8 @@ class JosdkBridgeTest {
 
   @Test
   void aTimerFiresWithTheReasonItWasScheduledFor() throws Exception {
-    Object periodic = scheduleTimer(Trigger.PERIODIC);
-    Object rescheduled = scheduleTimer(Trigger.REQUEUE);
+    Object periodic = scheduleTimer("scheduleExecutionForMaxReconciliationInterval");
+    Object rescheduled = scheduleTimer("reScheduleExecutionIfInstructed");
     Object byTheApplication = scheduleTimer(null);
 
     reconcile(fire(rescheduled, new Object()), true, null);
@@ -76,7 +75,7 @@ class JosdkBridgeTest {
     Object first = handleEvent(state, true);
     JosdkBridge.executionStarting(first);
     // while it runs: the timer fires for the resource, then a change arrives; JOSDK only marks them
-    Object timer = scheduleTimer(Trigger.PERIODIC);
+    Object timer = scheduleTimer("scheduleExecutionForMaxReconciliationInterval");
     markOnly(timer, state);
     markOnly(null, state);
     finishReconcile(false, null);
@@ -96,7 +95,7 @@ class JosdkBridgeTest {
     JosdkBridge.reconcileFinished(startedAt, false, new IllegalStateException("failed"));
     // eventProcessingFinished -> handleRetryOnException: the state marks itself and a timer is set
     JosdkBridge.executionEnding();
-    Object outer = JosdkBridge.schedulingStarting(Trigger.REQUEUE);
+    Object outer = JosdkBridge.schedulingStarting("handleRetryOnException");
     JosdkBridge.eventMarked(state);
     Object retryTimer = new Object();
     JosdkBridge.timerTaskCreated(retryTimer);
@@ -115,7 +114,7 @@ class JosdkBridgeTest {
     Object addsFinalizer = handleEvent(state, true);
     JosdkBridge.executionStarting(addsFinalizer);
     JosdkBridge.executionEnding();
-    Object outer = JosdkBridge.schedulingStarting(Trigger.REQUEUE);
+    Object outer = JosdkBridge.schedulingStarting("reScheduleExecutionIfInstructed");
     Object instant = new Object();
     JosdkBridge.timerTaskCreated(instant);
     Object next = fire(instant, state);
@@ -156,11 +155,12 @@ class JosdkBridgeTest {
     return executor;
   }
 
-  private static Object scheduleTimer(Trigger reason) throws Exception {
-    Object previous = reason == null ? null : JosdkBridge.schedulingStarting(reason);
+  /** A timer task scheduled by {@code method} of JOSDK's {@code EventProcessor}, or by none (null). */
+  private static Object scheduleTimer(String method) throws Exception {
+    Object previous = method == null ? null : JosdkBridge.schedulingStarting(method);
     Object task = new Object();
     JosdkBridge.timerTaskCreated(task);
-    if (reason != null) {
+    if (method != null) {
       JosdkBridge.schedulingFinished(previous);
     }
     return task;

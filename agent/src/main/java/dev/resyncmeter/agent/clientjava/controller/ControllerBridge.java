@@ -1,22 +1,20 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.collector.ResyncMetrics;
-import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.agent.clientjava.WorkQueues;
-import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.agent.clientjava.informer.InformerBridge;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.LateStart;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
+import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.ThreadContext;
 
 /** What the controller advice calls; faults stay here. */
 public final class ControllerBridge {
 
   /** The switch of the part this belongs to. */
-  private static final UnitSwitch SWITCH = ClientJava.CONTROLLER.unitSwitch();
-
-  static final String COMPONENT = "clientjava-controller";
+  static final UnitSwitch SWITCH = ClientJava.CONTROLLER.unitSwitch();
   private static final String DEFAULT_CONTROLLER = ControllerInstrumentation.PACKAGE + "DefaultController";
   private static final StackWalker STACK = StackWalker.getInstance();
 

@@ -1,15 +1,12 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
-import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import dev.resyncmeter.agent.InstrumentationUnit;
-import dev.resyncmeter.agent.LayoutCheckedAdvice;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.api.InstrumentationUnit;
+import dev.resyncmeter.agent.api.WeavingRules;
 
 /** client-java-extended's controller framework: which controller each builder-made handler feeds. */
 public final class ControllerInstrumentation implements InstrumentationUnit {
@@ -19,20 +16,17 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
   static final String WORK_QUEUE = "io.kubernetes.client.extended.workqueue.WorkQueue";
   static final String RATE_LIMITING_QUEUE = "io.kubernetes.client.extended.workqueue.RateLimitingQueue";
 
-  /** Off when a controller class has a shape this agent does not know. */
-  static final UnitSwitch SWITCH = ClientJava.CONTROLLER.unitSwitch();
-
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
         .type(PACKAGE + "DefaultControllerWatch")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .field("workQueue", WORK_QUEUE)
                 .method("getResourceEventHandler", 0, ControllerAdvice.WatchHandler.class))
         .type(PACKAGE + "DefaultController")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .field("name", String.class.getName())
                 .field("workQueue", RATE_LIMITING_QUEUE)
                 .advice(
@@ -43,7 +37,7 @@ public final class ControllerInstrumentation implements InstrumentationUnit {
                 .advice("a constructor", isConstructor(), ControllerAdvice.ControllerConstructor.class, true))
         .type(PACKAGE + "reconciler.Result")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .advice("Result(boolean)", isConstructor().and(takesArguments(boolean.class)), ControllerAdvice.ResultMade.class, true));
   }
 }

@@ -1,7 +1,5 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
-import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.agent.UnitSwitch;
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ReconcileResult;
@@ -16,8 +14,6 @@ import dev.resyncmeter.collector.Trigger;
  */
 public final class ReconcileTimer {
 
-  /** The switch of the part this belongs to. */
-  private static final UnitSwitch SWITCH = ClientJava.CONTROLLER.unitSwitch();
 
   private final ControllerMetrics metrics;
 
@@ -38,7 +34,7 @@ public final class ReconcileTimer {
   public void finished(ThreadContext context, long start, boolean requeue, boolean threw) {
     context.reconcileOver();
     long nanos = context.reconcileEnded() - start;
-    if (start == 0 || !SWITCH.on()) {
+    if (start == 0 || !ControllerBridge.SWITCH.on()) {
       return; // 0: its start failed, and counts nothing rather than something wrong
     }
     ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;

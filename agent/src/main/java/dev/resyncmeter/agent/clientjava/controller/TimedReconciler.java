@@ -1,11 +1,10 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
-import dev.resyncmeter.agent.LayoutCheckedAdvice;
-
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import dev.resyncmeter.agent.api.LayoutCheckedAdvice;
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.ThreadContext;
 import io.kubernetes.client.extended.controller.reconciler.Result;
@@ -118,7 +117,7 @@ final class TimedReconciler {
         .method(isAbstract().or(named("toString").and(takesArguments(0))).or(named("hashCode").and(takesArguments(0))).or(named("equals").and(takesArguments(1))))
         .intercept(forward)
         .method(named("reconcile").and(takesArguments(1)).and(isAbstract()))
-        .intercept(Advice.to(TimedReconcile.class).withExceptionHandler(LayoutCheckedAdvice.faultsTo(ControllerBridge.COMPONENT)).wrap(forward))
+        .intercept(Advice.to(TimedReconcile.class).withExceptionHandler(LayoutCheckedAdvice.faultsTo(ControllerBridge.SWITCH.component())).wrap(forward))
         .make()
         .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
         .getLoaded();

@@ -1,6 +1,6 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
-import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.agent.runtime.AgentFaults;
 import dev.resyncmeter.collector.ThreadContext;
 import io.kubernetes.client.extended.controller.reconciler.Reconciler;
 import io.kubernetes.client.extended.controller.reconciler.Request;
@@ -32,7 +32,7 @@ public final class TimedReconcilerStandIn implements Reconciler {
       context = ThreadContext.current();
       start = timer.started(context);
     } catch (Throwable fault) {
-      AgentFaults.adviceFault(fault, ControllerBridge.COMPONENT);
+      AgentFaults.adviceFault(fault, ControllerBridge.SWITCH.component());
     }
     Result result;
     try {
@@ -49,7 +49,7 @@ public final class TimedReconcilerStandIn implements Reconciler {
     try {
       timer.finished(context, start, requeue, threw);
     } catch (Throwable fault) {
-      AgentFaults.adviceFault(fault, ControllerBridge.COMPONENT);
+      AgentFaults.adviceFault(fault, ControllerBridge.SWITCH.component());
     }
   }
 

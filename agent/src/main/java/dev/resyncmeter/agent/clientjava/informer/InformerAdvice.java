@@ -112,21 +112,6 @@ final class InformerAdvice {
     }
   }
 
-  /** {@code onAdd(obj)} of any {@code ResourceEventHandler}. */
-  static final class HandlerAdd {
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter(@Advice.This Object handler) {
-      return InformerBridge.handlerCallStarting(handler, 0);
-    }
-
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter Object call) {
-      if (call != null) {
-        InformerBridge.handlerCallFinished(call);
-      }
-    }
-  }
-
   /** {@code onUpdate(old, new)} of any {@code ResourceEventHandler}. */
   static final class HandlerUpdate {
     @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -151,11 +136,11 @@ final class InformerAdvice {
     }
   }
 
-  /** {@code onDelete(obj, deletedFinalStateUnknown)} of any {@code ResourceEventHandler}. */
-  static final class HandlerDelete {
+  /** {@code onAdd(obj)} and {@code onDelete(obj, deletedFinalStateUnknown)} of any {@code ResourceEventHandler}. */
+  static final class HandlerAddOrDelete {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static Object enter(@Advice.This Object handler) {
-      return InformerBridge.handlerCallStarting(handler, 2);
+    static Object enter(@Advice.This Object handler, @Advice.Origin("#m") String method) {
+      return InformerBridge.addOrDeleteCallStarting(handler, method);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -1,11 +1,11 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.IdentityWeakMap;
-import dev.resyncmeter.agent.LateStart;
 import dev.resyncmeter.agent.clientjava.KindNames;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.LateStart;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
 import dev.resyncmeter.collector.ResyncMetrics;
@@ -14,15 +14,13 @@ import dev.resyncmeter.collector.ThreadContext;
 /**
  * What the client-java informer advice calls. It follows a notification from
  * {@code SharedProcessor.distribute(notification, isSync)} on the informer thread to the handler call
- * on the listener's thread, and hands the classified call to the collector. Every method catches its
- * own faults: nothing here may reach the host.
+ * on the listener's thread, and hands the classified call to the collector. It catches nothing: the
+ * advice that calls it suppresses and counts what it throws.
  */
 public final class InformerBridge {
 
   /** The switch of the part this belongs to. */
   private static final UnitSwitch SWITCH = ClientJava.INFORMER.unitSwitch();
-
-  static final String COMPONENT = "clientjava-informer";
 
   // Identity keys, weak, so stopped informers and processed notifications go away.
   static final IdentityWeakMap<InformerState> INFORMER_OF_PROCESSOR = new IdentityWeakMap<>();
@@ -207,6 +205,11 @@ public final class InformerBridge {
       return null;
     }
     return state.callStarting(context, handler, TYPES[type]) ? state : null;
+  }
+
+  /** {@code onAdd} or {@code onDelete} ({@code method}) starts: {@link #handlerCallStarting}. */
+  public static Object addOrDeleteCallStarting(Object handler, String method) {
+    return handlerCallStarting(handler, "onAdd".equals(method) ? 0 : 2);
   }
 
   /**

@@ -1,9 +1,9 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.Fields;
-import dev.resyncmeter.agent.IdentityWeakMap;
 import dev.resyncmeter.agent.clientjava.KindNames;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.Fields;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
 import java.util.ArrayList;

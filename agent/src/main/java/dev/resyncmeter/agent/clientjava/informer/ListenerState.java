@@ -1,8 +1,8 @@
 package dev.resyncmeter.agent.clientjava.informer;
 
-import dev.resyncmeter.agent.ClassLabels;
-import dev.resyncmeter.agent.AgentMetrics;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.ClassLabels;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.HandlerMetrics;
 import dev.resyncmeter.collector.InformerListener;

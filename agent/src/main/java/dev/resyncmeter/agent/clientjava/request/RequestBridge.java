@@ -1,12 +1,12 @@
 package dev.resyncmeter.agent.clientjava.request;
 
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.ApiRequests;
-import dev.resyncmeter.agent.IdentityWeakMap;
-import dev.resyncmeter.agent.LateStart;
-import dev.resyncmeter.agent.ResourceVersions;
 import dev.resyncmeter.agent.clientjava.LateControllers;
+import dev.resyncmeter.agent.runtime.ApiRequests;
+import dev.resyncmeter.agent.runtime.IdentityWeakMap;
+import dev.resyncmeter.agent.runtime.LateStart;
+import dev.resyncmeter.agent.runtime.ResourceVersions;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.ResourceVersionJson;
 import dev.resyncmeter.collector.ThreadContext;
 
@@ -15,8 +15,6 @@ public final class RequestBridge {
 
   /** The switch of the part this belongs to. */
   private static final UnitSwitch SWITCH = ClientJava.REQUESTS.unitSwitch();
-
-  public static final String COMPONENT = "clientjava-requests";
 
   /**
    * How much of an update's or patch's answer is read for its version: an object's metadata comes

@@ -1,14 +1,11 @@
 package dev.resyncmeter.agent.clientjava.request;
 
-import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.returns;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 
-import dev.resyncmeter.agent.InstrumentationUnit;
-import dev.resyncmeter.agent.LayoutCheckedAdvice;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.api.InstrumentationUnit;
+import dev.resyncmeter.agent.api.WeavingRules;
 
 /**
  * client-java's API requests: an {@code ApiClient} sends them on its OkHttp client, and the
@@ -25,14 +22,12 @@ public final class RequestInstrumentation implements InstrumentationUnit {
   public static final String REAL_CALL = "okhttp3.internal.connection.RealCall";
   static final String OK_HTTP_CLIENT = "okhttp3.OkHttpClient";
 
-  static final UnitSwitch SWITCH = ClientJava.REQUESTS.unitSwitch();
-
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
         .type(API_CLIENT)
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .field("httpClient", OK_HTTP_CLIENT)
                 .advice(
                     "Call buildCall(String, String, String method, List, List, Object body, ...)",
@@ -41,6 +36,6 @@ public final class RequestInstrumentation implements InstrumentationUnit {
                     true))
         .type(REAL_CALL)
         .transform(
-            LayoutCheckedAdvice.of(SWITCH).field("client", OK_HTTP_CLIENT).method("execute", 0, RequestAdvice.Execute.class));
+            builder.layoutChecked().field("client", OK_HTTP_CLIENT).method("execute", 0, RequestAdvice.Execute.class));
   }
 }

@@ -1,8 +1,6 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
-import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.AgentFaults;
+import dev.resyncmeter.agent.runtime.AgentFaults;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ThreadContext;
 import java.util.concurrent.BlockingQueue;
@@ -16,15 +14,13 @@ import java.util.concurrent.BlockingQueue;
  */
 public final class DelayedOffer {
 
-  /** The switch of the part this belongs to. */
-  private static final UnitSwitch SWITCH = ClientJava.WORKQUEUE.unitSwitch();
 
   private DelayedOffer() {}
 
   public static boolean offer(BlockingQueue<Object> waiting, Object entry) {
     ThreadContext context = null;
     try {
-      if (SWITCH.on()) {
+      if (WorkQueueBridge.SWITCH.on()) {
         context = ThreadContext.current();
         QueueTracker.delayedAddWaiting(context);
       }
@@ -44,7 +40,7 @@ public final class DelayedOffer {
 
   private static void recordFault(Throwable fault) {
     try {
-      AgentFaults.record(WorkQueueBridge.COMPONENT, fault);
+      AgentFaults.record(WorkQueueBridge.SWITCH.component(), fault);
     } catch (Throwable ignored) {
       // even a failing fault report must not cost the host its offer
     }

@@ -56,26 +56,15 @@ final class WorkQueueAdvice {
     }
   }
 
-  /** {@code DefaultDelayingQueue.addAfter(item, delay)}. */
+  /**
+   * {@code DefaultDelayingQueue.addAfter(item, delay)} and {@code
+   * DefaultRateLimitingQueue.addRateLimited(item)} (a retry): the method's name tells which.
+   */
   static final class DelayedAdd {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) throws ReflectiveOperationException {
-      return WorkQueueBridge.addCallStarted(queue, item, QueueTracker.AddKind.DELAYED);
-    }
-
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter ThreadContext context) {
-      if (context != null) {
-        WorkQueueBridge.addCallFinished(context);
-      }
-    }
-  }
-
-  /** {@code DefaultRateLimitingQueue.addRateLimited(item)}: a retry. */
-  static final class RateLimitedAdd {
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item) throws ReflectiveOperationException {
-      return WorkQueueBridge.addCallStarted(queue, item, QueueTracker.AddKind.RATE_LIMITED);
+    static ThreadContext enter(@Advice.This Object queue, @Advice.Argument(0) Object item, @Advice.Origin("#m") String method)
+        throws ReflectiveOperationException {
+      return WorkQueueBridge.addCallStarted(queue, item, method);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -1,14 +1,14 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
 import dev.resyncmeter.agent.clientjava.ClientJava;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.ClassLabels;
-import dev.resyncmeter.agent.AgentMetrics;
-import dev.resyncmeter.agent.Fields;
-import dev.resyncmeter.agent.LateStart;
-import dev.resyncmeter.agent.clientjava.LateControllers;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
+import dev.resyncmeter.agent.clientjava.LateControllers;
 import dev.resyncmeter.agent.clientjava.WorkQueues;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.ClassLabels;
+import dev.resyncmeter.agent.runtime.Fields;
+import dev.resyncmeter.agent.runtime.LateStart;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
@@ -18,9 +18,7 @@ import dev.resyncmeter.collector.ThreadContext;
 public final class WorkQueueBridge {
 
   /** The switch of the part this belongs to. */
-  private static final UnitSwitch SWITCH = ClientJava.WORKQUEUE.unitSwitch();
-
-  static final String COMPONENT = "clientjava-workqueue";
+  static final UnitSwitch SWITCH = ClientJava.WORKQUEUE.unitSwitch();
   private static final StackWalker STACK = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
   private static final String DELAYING_QUEUE = WorkQueueInstrumentation.PACKAGE + "DefaultDelayingQueue";
@@ -94,11 +92,15 @@ public final class WorkQueueBridge {
     return tracker;
   }
 
-  /** {@code addRateLimited} or {@code addAfter} starts; returns the context to finish it with, or null. */
-  public static ThreadContext addCallStarted(Object queue, Object item, QueueTracker.AddKind kind) throws ReflectiveOperationException {
+  /**
+   * {@code addAfter} or {@code addRateLimited} ({@code method}) starts; returns the context to finish
+   * it with, or null.
+   */
+  public static ThreadContext addCallStarted(Object queue, Object item, String method) throws ReflectiveOperationException {
     if (!SWITCH.on()) {
       return null;
     }
+    QueueTracker.AddKind kind = "addAfter".equals(method) ? QueueTracker.AddKind.DELAYED : QueueTracker.AddKind.RATE_LIMITED;
     ThreadContext context = ThreadContext.current();
     QueueTracker tracker = tracker(context, queue);
     if (tracker == null) {

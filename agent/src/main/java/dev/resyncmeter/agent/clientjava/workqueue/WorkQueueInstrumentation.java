@@ -1,19 +1,16 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
-import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import dev.resyncmeter.agent.InstrumentationUnit;
-import dev.resyncmeter.agent.LayoutCheckedAdvice;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.clientjava.ClientJava;
+import dev.resyncmeter.agent.api.InstrumentationUnit;
+import dev.resyncmeter.agent.api.WeavingRules;
 import java.lang.reflect.Method;
-import java.util.concurrent.BlockingQueue;
 import java.util.LinkedList;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.asm.MemberSubstitution;
 
@@ -25,9 +22,6 @@ import net.bytebuddy.asm.MemberSubstitution;
 public final class WorkQueueInstrumentation implements InstrumentationUnit {
 
   static final String PACKAGE = "io.kubernetes.client.extended.workqueue.";
-
-  /** Off when a workqueue class has a shape this agent does not know; no-op outcomes and reconcile triggers then go back to unknown. */
-  static final UnitSwitch SWITCH = ClientJava.WORKQUEUE.unitSwitch();
 
   /**
    * {@code addAfter} hands a delayed add to its delaying thread with {@code waitingForAddQueue.offer(entry)}
@@ -53,7 +47,7 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
     return builder
         .type(PACKAGE + "DefaultWorkQueue")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .field("dirty", Set.class.getName())
                 .field("queue", LinkedList.class.getName())
                 .field("shuttingDown", "boolean")
@@ -64,13 +58,13 @@ public final class WorkQueueInstrumentation implements InstrumentationUnit {
                 .method("shutDown", 0, WorkQueueAdvice.ShutDown.class))
         .type(PACKAGE + "DefaultDelayingQueue")
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 // The buffer whose offer the substitution replaces; without it nothing would be replaced.
                 .field("waitingForAddQueue", BlockingQueue.class.getName())
                 .method("addAfter", 2, WorkQueueAdvice.DelayedAdd.class)
                 .method("waitingLoop", 0, WorkQueueAdvice.WaitingLoop.class)
                 .visitor(OFFER_DELAYED))
         .type(PACKAGE + "DefaultRateLimitingQueue")
-        .transform(LayoutCheckedAdvice.of(SWITCH).method("addRateLimited", 1, WorkQueueAdvice.RateLimitedAdd.class));
+        .transform(builder.layoutChecked().method("addRateLimited", 1, WorkQueueAdvice.DelayedAdd.class));
   }
 }

@@ -1,13 +1,13 @@
 package dev.resyncmeter.agent.fabric8.request;
 
 import dev.resyncmeter.agent.fabric8.Fabric8;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.AgentFaults;
-import dev.resyncmeter.agent.ApiRequests;
-import dev.resyncmeter.agent.Fields;
-import dev.resyncmeter.agent.ResourceVersions;
-import dev.resyncmeter.collector.ThreadContext;
+import dev.resyncmeter.agent.runtime.AgentFaults;
+import dev.resyncmeter.agent.runtime.ApiRequests;
+import dev.resyncmeter.agent.runtime.Fields;
+import dev.resyncmeter.agent.runtime.ResourceVersions;
+import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.RestClientMetrics;
+import dev.resyncmeter.collector.ThreadContext;
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +23,6 @@ public final class Fabric8RequestBridge {
 
   /** The switch of the part this belongs to. */
   private static final UnitSwitch SWITCH = Fabric8.REQUESTS.unitSwitch();
-
-  public static final String COMPONENT = "fabric8-requests";
 
   /** {@code HttpResponse.code()} of each response class (fabric8's types are not visible from here). */
   private static final ClassValue<Method> CODE =
@@ -120,7 +118,7 @@ public final class Fabric8RequestBridge {
       try {
         ApiRequests.finished(SWITCH, sentAt, host, port, method, failure != null ? RestClientMetrics.NO_RESPONSE : code(response));
       } catch (Throwable t) {
-        AgentFaults.record(COMPONENT, t);
+        AgentFaults.record(SWITCH.component(), t);
       }
     }
   }

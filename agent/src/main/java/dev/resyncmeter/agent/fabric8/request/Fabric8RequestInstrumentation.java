@@ -1,15 +1,12 @@
 package dev.resyncmeter.agent.fabric8.request;
 
-import dev.resyncmeter.agent.WeavingRules;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import dev.resyncmeter.agent.InstrumentationUnit;
-import dev.resyncmeter.agent.LayoutCheckedAdvice;
-import dev.resyncmeter.agent.UnitSwitch;
-import dev.resyncmeter.agent.fabric8.Fabric8;
+import dev.resyncmeter.agent.api.InstrumentationUnit;
+import dev.resyncmeter.agent.api.WeavingRules;
 
 /**
  * fabric8's API requests, whichever HTTP client the application uses: each implementation extends
@@ -33,19 +30,17 @@ public final class Fabric8RequestInstrumentation implements InstrumentationUnit 
   /** Where each write the client makes is sent and answered, on the calling thread. */
   public static final String OPERATION_SUPPORT = "io.fabric8.kubernetes.client.dsl.internal.OperationSupport";
 
-  static final UnitSwitch SWITCH = Fabric8.REQUESTS.unitSwitch();
-
   @Override
   public WeavingRules install(WeavingRules builder) {
     return builder
         .type(HTTP_CLIENTS)
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .method("consumeBytesDirect", 2, Fabric8RequestAdvice.ConsumeBytesDirect.class)
                 .method("buildWebSocketDirect", 2, Fabric8RequestAdvice.BuildWebSocketDirect.class))
         .type(OPERATION_SUPPORT)
         .transform(
-            LayoutCheckedAdvice.of(SWITCH)
+            builder.layoutChecked()
                 .method("handleUpdate", 2, Fabric8WriteAdvice.Update.class)
                 .advice(
                     "T handlePatch(PatchContext, T current, T updated, Class)",

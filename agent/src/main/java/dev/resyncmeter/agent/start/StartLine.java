@@ -1,0 +1,64 @@
+package dev.resyncmeter.agent.start;
+
+import dev.resyncmeter.agent.api.Library;
+import dev.resyncmeter.agent.api.Part;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The wording of the agent's start line: what it instruments, and what it was told to leave alone. */
+final class StartLine {
+
+  static final String ATTACHED =
+      "attached to a running JVM: counting starts now; work queued before is counted as trigger=\"unknown\", reconciles running now are not counted";
+
+  private StartLine() {}
+
+  /**
+   * The start line's account of the parts: each instrumented library {@code loader} holds, with its
+   * version and the names of its parts that are woven; then the parts the user disabled, by the names
+   * {@code disable=} took.
+   */
+  static String parts(List<Part> woven, ClassLoader loader) {
+    List<String> found = new ArrayList<>();
+    boolean anyLibrary = false;
+    for (Library library : Parts.libraries()) {
+      String version = library.version(loader);
+      if (version == null) {
+        continue;
+      }
+      anyLibrary = true;
+      List<String> names = new ArrayList<>();
+      for (Part part : woven) {
+        if (part.library() == library) {
+          names.add(part.name());
+        }
+      }
+      if (!names.isEmpty()) {
+        found.add(library.displayName() + " " + version + " (" + String.join(", ", names) + ")");
+      }
+    }
+    String line;
+    if (!anyLibrary) {
+      // Not an error: a Spring Boot jar, a servlet container or a plugin loader brings it later.
+      line = inWords(Parts.libraries()) + " are not on the system class path: each is instrumented when a class loader loads it";
+    } else {
+      line = "instrumenting " + (found.isEmpty() ? "nothing" : String.join(", ", found));
+    }
+    List<String> disabled = new ArrayList<>();
+    for (Part part : Parts.ALL) {
+      if (!woven.contains(part)) {
+        disabled.add(part.component());
+      }
+    }
+    return disabled.isEmpty() ? line : line + "; disabled: " + String.join(", ", disabled);
+  }
+
+  /** {@code client-java, fabric8 and JOSDK}. */
+  private static String inWords(List<Library> libraries) {
+    StringBuilder words = new StringBuilder();
+    for (int i = 0; i < libraries.size(); i++) {
+      words.append(i == 0 ? "" : i == libraries.size() - 1 ? " and " : ", ").append(libraries.get(i).displayName());
+    }
+    return words.toString();
+  }
+}

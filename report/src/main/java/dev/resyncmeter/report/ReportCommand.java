@@ -242,10 +242,4 @@ public final class ReportCommand {
     }
     return args[i];
   }
-
-  static final class UsageException extends Exception {
-    UsageException(String message) {
-      super(message);
-    }
-  }
 }

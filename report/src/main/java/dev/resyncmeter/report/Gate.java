@@ -38,7 +38,7 @@ public final class Gate {
   }
 
   /** {@code enqueues-noops}, {@code noop-share>PCT} or {@code noop-waste>PCT}, PCT from 0 to 100 with or without decimals and '%'. */
-  static Condition condition(String text) throws ReportCommand.UsageException {
+  static Condition condition(String text) throws UsageException {
     String t = text.strip();
     if (t.equals(Kind.ENQUEUES_NOOPS.word)) {
       return new Condition(Kind.ENQUEUES_NOOPS, 0, null);
@@ -49,18 +49,18 @@ public final class Gate {
       }
       if (!t.startsWith(kind.word + ">")) {
         // a bare noop-share is most often 'noop-share>20' unquoted: the shell took '>20' as a redirection
-        throw new ReportCommand.UsageException(
+        throw new UsageException(
             "--fail-on takes '" + kind.word + ">PCT' (quoted: the shell reads > as a redirection), not '" + text + "'");
       }
       String percent = t.substring(kind.word.length() + 1).strip();
       percent = percent.endsWith("%") ? percent.substring(0, percent.length() - 1) : percent;
       // a plain decimal only: Double.parseDouble would also take NaN, Infinity, 1e2 and 0x1p3
       if (!percent.matches("[0-9]+(\\.[0-9]+)?") || Double.parseDouble(percent) > 100) {
-        throw new ReportCommand.UsageException("--fail-on " + kind.word + ">PCT takes a percentage from 0 to 100, not '" + text + "'");
+        throw new UsageException("--fail-on " + kind.word + ">PCT takes a percentage from 0 to 100, not '" + text + "'");
       }
       return new Condition(kind, Double.parseDouble(percent), percent);
     }
-    throw new ReportCommand.UsageException("--fail-on takes enqueues-noops, 'noop-share>PCT' or 'noop-waste>PCT', not '" + text + "'");
+    throw new UsageException("--fail-on takes enqueues-noops, 'noop-share>PCT' or 'noop-waste>PCT', not '" + text + "'");
   }
 
   /** One line for each handler or controller that fails a condition, in the order of the conditions; none when all pass. */

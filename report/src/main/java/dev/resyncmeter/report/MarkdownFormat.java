@@ -20,8 +20,7 @@ public final class MarkdownFormat {
   /** The report with {@code notes} under its heading. */
   static String render(ResyncReport report, String source, List<String> notes) {
     List<String> lines = new ArrayList<>();
-    Double window = report.windowSeconds();
-    lines.add("### Resync cost of " + cell(source) + (window == null ? ", since the agent started" : ", over " + ResyncReport.seconds(window)));
+    lines.add("### Resync cost of " + cell(source) + report.span());
     lines.add("");
     notes.forEach(note -> lines.add(cell(note.substring(0, 1).toUpperCase(Locale.ROOT) + note.substring(1)) + "."));
     if (!notes.isEmpty()) {

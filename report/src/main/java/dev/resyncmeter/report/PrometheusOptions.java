@@ -1,6 +1,5 @@
 package dev.resyncmeter.report;
 
-import dev.resyncmeter.report.ReportCommand.UsageException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;

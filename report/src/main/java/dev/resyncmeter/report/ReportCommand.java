@@ -100,7 +100,7 @@ public final class ReportCommand {
     }
     try {
       if (prometheus.reading()) {
-        FleetReport fleet = PrometheusSource.read(prometheus, err);
+        FleetReport fleet = FleetCounts.read(prometheus, err);
         out.print(FleetFormat.render(fleet, format));
         return gate(fleet.groups(), failOn, out, err);
       }
@@ -182,18 +182,7 @@ public final class ReportCommand {
   }
 
   public static String fetch(String url) throws ReportException {
-    URI uri;
-    try {
-      uri = URI.create(url);
-    } catch (IllegalArgumentException e) {
-      throw new ReportException("'" + url + "' is not a URL");
-    }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new ReportException("'" + url + "' is not an http URL such as " + DEFAULT_URL);
-    }
-    if (uri.getPort() > 65535) {
-      throw new ReportException("'" + url + "' is not a URL: its port is above 65535");
-    }
+    URI uri = HttpUrl.of(url, DEFAULT_URL);
     try {
       HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
       connection.setConnectTimeout(TIMEOUT_SECONDS * 1000);
@@ -252,11 +241,5 @@ public final class ReportCommand {
       throw new UsageException(option + " needs a value");
     }
     return args[i];
-  }
-
-  static final class UsageException extends Exception {
-    UsageException(String message) {
-      super(message);
-    }
   }
 }

@@ -194,6 +194,11 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     return new ResyncReport(windowSeconds, handlers, controllers, informers);
   }
 
+  /** What the counts span, after the title's source: {@code , over 12 s}, or since the agent started. */
+  String span() {
+    return windowSeconds == null ? ", since the agent started" : ", over " + seconds(windowSeconds);
+  }
+
   /** A counter's increase; a later value below the earlier one means it was reset and counted anew. */
   static double delta(Double earlier, double later) {
     if (earlier == null || later < earlier) {

@@ -20,7 +20,7 @@ public final class TableFormat {
   static String render(ResyncReport report, String source, List<String> notes) {
     List<String> lines = new ArrayList<>();
     Double window = report.windowSeconds();
-    lines.add("resync cost of " + source + (window == null ? ", since the agent started" : String.format(Locale.ROOT, ", over %s", ResyncReport.seconds(window))));
+    lines.add("resync cost of " + source + report.span());
     notes.forEach(note -> lines.add("  " + note));
     if (report.handlers().isEmpty() && report.controllers().isEmpty()) {
       lines.add("  no handler and no controller counted yet: the agent sees no informer or controller");

@@ -2,15 +2,11 @@ package dev.resyncmeter.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -321,17 +317,8 @@ class EffectsTest {
         controller_reconcile_effect_total{controller="cm",effect="changed",trigger="unknown"} 3
         controller_reconcile_effect_total{controller="cm",effect="none",trigger="resync_noop"} 4
         """;
-    AtomicInteger scrapes = new AtomicInteger();
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/metrics", exchange -> {
-      byte[] body = (INFO + (scrapes.getAndIncrement() % 2 == 0 ? atAttach : later)).getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    server.start();
-    try {
-      String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
+    try (FakeEndpoint endpoint = new FakeEndpoint(List.of(INFO + atAttach, INFO + later))) {
+      String url = endpoint.url();
       ReportCommandTest.Run json = ReportCommandTest.run("--url", url, "--window", "1ms", "--format", "json");
       assertThat(json.err()).isEmpty();
       assertThat(json.out())
@@ -349,8 +336,6 @@ class EffectsTest {
                     4 reconciles, 0.08 s and 4 API requests, and lose nothing seen here
               """)
           .doesNotContain("effect of");
-    } finally {
-      server.stop(0);
     }
   }
 

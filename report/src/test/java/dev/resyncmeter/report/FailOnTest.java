@@ -2,17 +2,14 @@ package dev.resyncmeter.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -268,25 +265,13 @@ class FailOnTest {
   /** The gate judges the report, whatever it was read from: here an endpoint scraped twice, a window apart. */
   @Test
   void theGateJudgesAnEndpointsWindowToo() throws IOException {
-    AtomicInteger scrapes = new AtomicInteger();
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/metrics", exchange -> {
-      // 20 no-op updates enqueued before the window, 23 after it: 3 in the window
-      String text = INFO + (scrapes.getAndIncrement() == 0 ? NAIVE_HANDLER.replace("} 3\n", "} 0\n") : NAIVE_HANDLER);
-      byte[] body = text.getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    server.start();
-    try {
-      String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
+    // 20 no-op updates enqueued before the window, 23 after it: 3 in the window
+    try (FakeEndpoint endpoint = new FakeEndpoint(List.of(INFO + NAIVE_HANDLER.replace("} 3\n", "} 0\n"), INFO + NAIVE_HANDLER))) {
+      String url = endpoint.url();
       ReportCommandTest.Run run = ReportCommandTest.run("--url", url, "--window", "1ms", "--fail-on", "enqueues-noops");
       assertThat(run.exit()).isEqualTo(1);
       assertThat(run.out()).startsWith("resync cost of " + url + ", over ");
       assertThat(run.err()).isEqualTo("resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (3 of 3)\n");
-    } finally {
-      server.stop(0);
     }
   }
 

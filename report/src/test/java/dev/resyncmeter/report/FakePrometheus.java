@@ -96,7 +96,7 @@ final class FakePrometheus implements AutoCloseable {
       timesAndValues[2 * i] = times[i];
       timesAndValues[2 * i + 1] = at(start) / 1000.0;
     }
-    add(PrometheusSource.START_TIME, target, "", timesAndValues);
+    add(FleetCounts.START_TIME, target, "", timesAndValues);
   }
 
   private void handle(HttpExchange exchange) throws IOException {

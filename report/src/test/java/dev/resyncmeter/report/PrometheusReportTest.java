@@ -353,7 +353,7 @@ class PrometheusReportTest {
         series.put(s.labels(), new java.util.TreeMap<>(s.samples().subMap(at("00:00:00"), true, at("00:10:00"), true)));
       }
       series.values().removeIf(Map::isEmpty);
-      ResyncReport computed = PrometheusSource.fleet(series, options, java.time.Instant.parse(END)).groups().get(0).report();
+      ResyncReport computed = FleetCounts.of(series, options, java.time.Instant.parse(END)).groups().get(0).report();
       assertThat(JsonFormat.render(computed, prometheus.url())).as("the command printed what the computation gives")
           .isEqualTo(json.replaceAll("\n  \"(selector|end|range_seconds|pods|pods_counted_from_first_sample)\": [^\n]*", ""));
       return computed;

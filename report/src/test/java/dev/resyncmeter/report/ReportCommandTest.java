@@ -147,12 +147,18 @@ class ReportCommandTest {
     assertError(run(first.toString(), dir.resolve("gone.prom").toString()), "cannot read " + dir.resolve("gone.prom") + ": no such file");
   }
 
+  /**
+   * A path no one can read, root included (a regular file stands where a folder should be): one line
+   * with the reason, no report, and the saved scrapes are left as they were.
+   */
   @Test
-  void anUnreadableFileIsPermissionDenied(@TempDir Path dir) throws IOException {
+  void anUnreadablePathGivesTheReasonAndLeavesTheScrapesAsTheyWere(@TempDir Path dir) throws IOException {
+    Path first = Files.copy(SCRAPES.resolve("client-java-first.prom"), dir.resolve("first.prom"));
     Path file = Files.copy(SCRAPES.resolve("josdk.prom"), dir.resolve("josdk.prom"));
-    Files.setPosixFilePermissions(file, java.util.Set.of());
-    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(file), "root reads any file");
-    assertError(run(file.toString()), "cannot read " + file + ": permission denied");
+    Path underAFile = file.resolve("second.prom");
+    assertError(run(first.toString(), underAFile.toString()), "cannot read " + underAFile + ": not a directory");
+    assertThat(first).as("the readable scrape is left as it was").hasSameBinaryContentAs(SCRAPES.resolve("client-java-first.prom"));
+    assertThat(file).as("the file in the way is left as it was").hasSameBinaryContentAs(SCRAPES.resolve("josdk.prom"));
   }
 
   /** What went wrong scraping is said in words too: refused, no HTTP, an HTTP status, not the metrics. */

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,7 +66,7 @@ public final class SampleController implements AutoCloseable {
   private final SharedInformerFactory factory;
   private final ControllerManager manager;
   private final ExecutorService managerThread = Executors.newSingleThreadExecutor(daemon("sample-controller-manager"));
-  private final AtomicLong reconciles = new AtomicLong();
+  private final Map<String, AtomicLong> reconciles = new ConcurrentHashMap<>();
 
   /**
    * Builds both controllers on {@code informer}, which must already be registered in
@@ -96,10 +97,10 @@ public final class SampleController implements AutoCloseable {
     GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api = new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
     ControllerManagerBuilder controllers =
         ControllerBuilder.controllerManagerBuilder(factory)
-            .addController(controller(EVERY_UPDATE, informer, resyncPeriod, observer, false, new ConfigMapReconciler(informer, api)))
-            .addController(controller(RV_FILTER, informer, resyncPeriod, observer, true, new ConfigMapReconciler(informer, api)));
+            .addController(controller(EVERY_UPDATE, informer, resyncPeriod, observer, false, new ConfigMapReconciler(informer, api, counter(EVERY_UPDATE))))
+            .addController(controller(RV_FILTER, informer, resyncPeriod, observer, true, new ConfigMapReconciler(informer, api, counter(RV_FILTER))));
     if (driftRepair) {
-      controllers.addController(controller(DRIFT_REPAIR, informer, resyncPeriod, observer, false, new LogLevelReconciler(api)));
+      controllers.addController(controller(DRIFT_REPAIR, informer, resyncPeriod, observer, false, new LogLevelReconciler(api, counter(DRIFT_REPAIR))));
     }
     this.manager = controllers.build();
   }
@@ -150,8 +151,19 @@ public final class SampleController implements AutoCloseable {
     managerThread.submit(manager::run);
   }
 
+  /** The reconciles of all the controllers so far. */
   public long reconciles() {
-    return reconciles.get();
+    return reconciles.values().stream().mapToLong(AtomicLong::get).sum();
+  }
+
+  /** The reconciles of one controller ({@value #EVERY_UPDATE}, {@value #RV_FILTER} or {@value #DRIFT_REPAIR}) so far. */
+  public long reconciles(String controller) {
+    AtomicLong counted = reconciles.get(controller);
+    return counted == null ? 0 : counted.get();
+  }
+
+  private AtomicLong counter(String controller) {
+    return reconciles.computeIfAbsent(controller, name -> new AtomicLong());
   }
 
   @Override
@@ -167,10 +179,12 @@ public final class SampleController implements AutoCloseable {
   private final class ConfigMapReconciler implements Reconciler {
     private final SharedIndexInformer<V1ConfigMap> informer;
     private final GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api;
+    private final AtomicLong reconciles;
 
-    ConfigMapReconciler(SharedIndexInformer<V1ConfigMap> informer, GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api) {
+    ConfigMapReconciler(SharedIndexInformer<V1ConfigMap> informer, GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api, AtomicLong reconciles) {
       this.informer = informer;
       this.api = api;
+      this.reconciles = reconciles;
     }
 
     @Override
@@ -201,9 +215,11 @@ public final class SampleController implements AutoCloseable {
    */
   private final class LogLevelReconciler implements Reconciler {
     private final GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api;
+    private final AtomicLong reconciles;
 
-    LogLevelReconciler(GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api) {
+    LogLevelReconciler(GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api, AtomicLong reconciles) {
       this.api = api;
+      this.reconciles = reconciles;
     }
 
     @Override

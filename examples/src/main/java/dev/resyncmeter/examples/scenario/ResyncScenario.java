@@ -21,7 +21,9 @@ import java.util.function.BooleanSupplier;
  * N objects, K resync ticks, M real changes, R forced relists, one delete. Every handler counts what
  * it saw; the informer counts its ticks, lists and relist notifications. When the informer has
  * stopped, the scenario prints its ground truth ({@code truth <series> <count>} lines), then
- * {@code SCENARIO DONE}, and waits for its standard input to close so the test can scrape first.
+ * {@code SCENARIO DONE}, and waits for its standard input to close so the test can scrape first;
+ * then it prints each sample controller's own count of its reconciles
+ * ({@code reconciles <controller> <count>}).
  *
  * <p>The objects never change while the watch is down, so by construction an update whose two
  * objects differ in version is a watch event, one with the same instance is a resync, and one with
@@ -101,6 +103,10 @@ public final class ResyncScenario {
       // The test scrapes the agent now, then closes our standard input.
       while (System.in.read() >= 0) {
         // drain until closed
+      }
+      // Said last: a reconcile its last step queued may still run after the informer stopped.
+      for (String controller : java.util.List.of(SampleController.EVERY_UPDATE, SampleController.RV_FILTER)) {
+        System.out.println("reconciles " + controller + " " + controllers.reconciles(controller));
       }
     }
   }

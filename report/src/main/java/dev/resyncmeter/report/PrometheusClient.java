@@ -17,15 +17,11 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.Timer;
 import java.util.TimerTask;
 import java.util.TreeMap;
@@ -37,36 +33,12 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Reads the series of resync-meter agents from a server speaking the Prometheus HTTP query API, and
- * makes of them the report the endpoint gives, pods summed.
- *
- * <p>Exact counts: {@code increase()} extrapolates to the range's edges, so it is not used. The raw
- * samples come from a range-vector selector in an instant query, and each series' increase is
- * computed here: within one run of the agent a counter's increase is its last value less its first;
- * a counter lower than before, or a new {@code resync_meter_start_time_seconds}, is a restart whose
- * later values count from zero; a series of a pod that started inside the range, or that appears
- * after its pod's first sample, counts from zero too. Only a pod that started before the range has
- * its first sample in it taken as the baseline: what it counted before that sample is not known.
+ * A client of a server speaking the Prometheus HTTP query API (Prometheus, Thanos, Mimir,
+ * VictoriaMetrics): reads every raw sample of the named series over a range, in smaller pieces when
+ * the server refuses the range for its size, with the options' credentials and CA, and says what
+ * went wrong in one line. What the samples count is {@link FleetCounts}'s business.
  */
-final class PrometheusSource {
-
-  static final String START_TIME = "resync_meter_start_time_seconds";
-
-  /** The series the report reads: its counters, the one gauge it shows, and the pods' start times. */
-  static final List<String> COUNTERS =
-      List.of(
-          "informer_notifications_total", "informer_updates_total", "informer_noop_updates_total", "informer_resyncs_total", "informer_relists_total",
-          "informer_relist_notifications_lost_total", "controller_reconcile_total", "controller_reconcile_duration_seconds_sum",
-          "controller_reconcile_api_requests_total", "controller_reconcile_effect_total");
-
-  static final String RESYNC_PERIOD = "informer_resync_period_seconds";
-
-  /**
-   * The labels the agent itself puts on those series (docs/metrics.md): what is left of a series'
-   * labels without them (and the name) is its scrape target, the pod.
-   */
-  static final Set<String> AGENT_LABELS =
-      Set.of("kind", "handler", "type", "cause", "resource_version", "outcome", "reason", "controller", "trigger", "result", "verb", "effect", "version", "client", "client_version");
+final class PrometheusClient {
 
   /** A range is split no further than this when the server refuses it for its size. */
   static final long SMALLEST_PIECE_MILLIS = 60_000;
@@ -82,7 +54,8 @@ final class PrometheusSource {
   private final SSLSocketFactory tls;
   private volatile String doing = "";
 
-  private PrometheusSource(PrometheusOptions options, PrintStream err) throws ReportException {
+  /** Checks the URL and reads the token and CA files; {@code err} hears of a slow read. */
+  PrometheusClient(PrometheusOptions options, PrintStream err) throws ReportException {
     this.options = options;
     this.err = err;
     this.api = apiUrl(options.url);
@@ -90,15 +63,12 @@ final class PrometheusSource {
     this.tls = options.caFile == null ? null : tls(options.caFile);
   }
 
-  /** The report of what {@code options} select. */
-  static FleetReport read(PrometheusOptions options, PrintStream err) throws ReportException {
-    return new PrometheusSource(options, err).read();
-  }
-
-  private FleetReport read() throws ReportException {
-    Instant end = options.end == null ? Instant.ofEpochMilli(System.currentTimeMillis()) : options.end;
-    long endMillis = end.toEpochMilli();
-    long startMillis = endMillis - options.rangeMillis;
+  /**
+   * Every raw sample in {@code (start, end]} of the series named in {@code names} that the options'
+   * selector matches, by series (its labels, the name under {@code __name__}); every few seconds
+   * {@code err} hears what is being read.
+   */
+  Map<Map<String, String>, TreeMap<Long, Double>> samples(Collection<String> names, long start, long end) throws ReportException {
     Map<Map<String, String>, TreeMap<Long, Double>> series = new HashMap<>();
     long began = System.nanoTime();
     Timer progress = new Timer("resync-meter-report-progress", true);
@@ -113,26 +83,21 @@ final class PrometheusSource {
         5_000);
     int pieces;
     try {
-      pieces = readPieces(startMillis, endMillis, series, 1);
+      pieces = readPieces(String.join("|", names), start, end, series, 1);
     } finally {
       progress.cancel();
     }
     if (pieces > 1) {
       err.println("resync-meter report: " + options.url + " refused " + options.rangeText + " in one query (too many samples): read it in " + pieces + " pieces");
     }
-    if (series.isEmpty()) {
-      throw new ReportException(
-          options.url + " holds no resync-meter series" + (options.selector.isEmpty() ? "" : " matching " + options.selector) + " from "
-              + Instant.ofEpochMilli(startMillis) + " to " + end + " (is the agent's endpoint scraped?)");
-    }
-    return fleet(series, options, end);
+    return series;
   }
 
   /** Reads {@code (start, end]} in one query, or in halves when the server refuses it for its size; the number of pieces. */
-  private int readPieces(long start, long end, Map<Map<String, String>, TreeMap<Long, Double>> into, int piece) throws ReportException {
+  private int readPieces(String names, long start, long end, Map<Map<String, String>, TreeMap<Long, Double>> into, int piece) throws ReportException {
     doing = "reading " + Instant.ofEpochMilli(start) + " to " + Instant.ofEpochMilli(end) + " from " + options.url + (piece > 1 ? ", piece " + piece : "");
     try {
-      for (Map.Entry<Map<String, String>, TreeMap<Long, Double>> e : query(start, end).entrySet()) {
+      for (Map.Entry<Map<String, String>, TreeMap<Long, Double>> e : query(names, start, end).entrySet()) {
         // Prometheus before 3.0 includes a sample at the left edge in both neighbouring pieces: keyed by time, it counts once
         into.computeIfAbsent(e.getKey(), k -> new TreeMap<>()).putAll(e.getValue());
       }
@@ -144,8 +109,8 @@ final class PrometheusSource {
                 + "): pick fewer with --selector");
       }
       long middle = start + (end - start) / 2;
-      int first = readPieces(start, middle, into, piece);
-      return first + readPieces(middle, end, into, piece + first);
+      int first = readPieces(names, start, middle, into, piece);
+      return first + readPieces(names, middle, end, into, piece + first);
     }
   }
 
@@ -156,9 +121,8 @@ final class PrometheusSource {
     }
   }
 
-  /** One instant query of a range-vector selector: every raw sample in {@code (start, end]}, by series. */
-  private Map<Map<String, String>, TreeMap<Long, Double>> query(long start, long end) throws ReportException, TooMuch {
-    String names = String.join("|", COUNTERS) + "|" + RESYNC_PERIOD + "|" + START_TIME;
+  /** One instant query of a range-vector selector: every raw sample in {@code (start, end]} of the series {@code names} (an alternation), by series. */
+  private Map<Map<String, String>, TreeMap<Long, Double>> query(String names, long start, long end) throws ReportException, TooMuch {
     String promql = "{__name__=~\"" + names + "\"" + (options.matchers.isEmpty() ? "" : "," + options.matchers) + "}[" + (end - start) + "ms]";
     String url = api + "?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8) + "&time=" + String.format(Locale.ROOT, "%d.%03d", end / 1000, end % 1000);
     Map<String, Object> answer = answer(url);
@@ -263,163 +227,11 @@ final class PrometheusSource {
     return new ReportException(options.url + " does not answer as the Prometheus query API (" + api + "): " + why);
   }
 
-  // ---- the counts ---------------------------------------------------------------------------------
-
-  /** A scrape target: what the labels of its series have in common, the agent's own labels and the name left out. */
-  static Map<String, String> target(Map<String, String> labels) {
-    Map<String, String> target = new TreeMap<>(labels);
-    target.keySet().removeAll(AGENT_LABELS);
-    target.remove("__name__");
-    return target;
-  }
-
-  /** What each pod's series counted in the range, summed into one report per group. */
-  static FleetReport fleet(Map<Map<String, String>, TreeMap<Long, Double>> series, PrometheusOptions options, Instant end) throws ReportException {
-    long rangeStart = end.toEpochMilli() - options.rangeMillis;
-    Map<Map<String, String>, TreeMap<Long, Double>> startTimes = new HashMap<>();
-    Map<Map<String, String>, Long> firstSample = new HashMap<>();
-    for (Map.Entry<Map<String, String>, TreeMap<Long, Double>> s : series.entrySet()) {
-      Map<String, String> target = target(s.getKey());
-      firstSample.merge(target, s.getValue().firstKey(), Math::min);
-      if (START_TIME.equals(s.getKey().get("__name__"))) {
-        startTimes.computeIfAbsent(target, k -> new TreeMap<>()).putAll(s.getValue());
-      }
-    }
-    for (String label : options.by) {
-      if (series.keySet().stream().noneMatch(labels -> labels.containsKey(label))) {
-        throw new ReportException("--by " + label + ": no series read carries the label " + label);
-      }
-    }
-    Map<Map<String, String>, List<Map<String, String>>> groups = new TreeMap<>(PrometheusSource::compare);
-    for (Map<String, String> labels : series.keySet()) {
-      Map<String, String> group = new LinkedHashMap<>();
-      options.by.forEach(label -> group.put(label, labels.getOrDefault(label, "")));
-      groups.computeIfAbsent(group, k -> new ArrayList<>()).add(labels);
-    }
-    List<FleetReport.Group> reports = new ArrayList<>();
-    Set<Map<String, String>> allPods = new HashSet<>();
-    Set<Map<String, String>> allFromFirstSample = new HashSet<>();
-    for (Map.Entry<Map<String, String>, List<Map<String, String>>> group : groups.entrySet()) {
-      Set<Map<String, String>> pods = new HashSet<>();
-      Set<Map<String, String>> fromFirstSample = new HashSet<>();
-      Set<String> clashing = namesInSeveralJobs(group.getValue());
-      List<Scrape.Sample> samples = new ArrayList<>();
-      for (Map<String, String> labels : group.getValue()) {
-        Map<String, String> target = target(labels);
-        pods.add(target);
-        TreeMap<Long, Double> starts = startTimes.get(target);
-        Double start = startAt(starts, firstSample.get(target));
-        boolean startedInRange = start != null && start * 1000 >= rangeStart;
-        if (!startedInRange) {
-          fromFirstSample.add(target);
-        }
-        String name = labels.get("__name__");
-        double value;
-        if (COUNTERS.contains(name)) {
-          value = increase(series.get(labels), starts, startedInRange, firstSample.get(target));
-        } else if (RESYNC_PERIOD.equals(name)) {
-          value = series.get(labels).lastEntry().getValue();
-        } else {
-          continue;
-        }
-        Map<String, String> reportLabels = new TreeMap<>(labels);
-        reportLabels.remove("__name__");
-        for (String named : List.of("controller", "handler")) {
-          String n = reportLabels.get(named);
-          if (n != null && clashing.contains(n)) {
-            reportLabels.put(named, n + " (job " + labels.getOrDefault("job", "") + ")");
-          }
-        }
-        samples.add(new Scrape.Sample(name, reportLabels, value));
-      }
-      allPods.addAll(pods);
-      allFromFirstSample.addAll(fromFirstSample);
-      reports.add(new FleetReport.Group(group.getKey(), pods.size(), fromFirstSample.size(), ResyncReport.of(null, new Scrape(samples), options.rangeMillis / 1000.0)));
-    }
-    return new FleetReport(options.url, options.selector, end, options.rangeMillis, options.by, allPods.size(), allFromFirstSample.size(), reports);
-  }
-
-  /**
-   * A counter's increase from its raw samples: the sum over each run of the agent of its last value
-   * less its base. The base is zero when the run began in the range (the pod started inside it, the
-   * series appeared after the pod's first sample, or it follows a restart), else the first sample.
-   * Each run is one subtraction, so a count that Prometheus holds exactly comes out exactly.
-   */
-  static double increase(TreeMap<Long, Double> samples, TreeMap<Long, Double> starts, boolean startedInRange, long podsFirstSample) {
-    double increase = 0;
-    double base = 0;
-    Double previous = null;
-    Double previousStart = null;
-    for (Map.Entry<Long, Double> sample : samples.entrySet()) {
-      double value = sample.getValue();
-      Double start = startAt(starts, sample.getKey());
-      if (previous == null) {
-        boolean bornInRange = startedInRange || sample.getKey() > podsFirstSample;
-        base = bornInRange ? 0 : value;
-      } else if (value < previous || start != null && previousStart != null && !start.equals(previousStart)) {
-        increase += previous - base;
-        base = 0;
-      }
-      previous = value;
-      previousStart = start;
-    }
-    return previous == null ? 0 : increase + previous - base;
-  }
-
-  /** The pod's start time as of {@code time}: its last start-time sample then, else its first one. */
-  private static Double startAt(TreeMap<Long, Double> starts, Long time) {
-    if (starts == null || starts.isEmpty() || time == null) {
-      return null;
-    }
-    Map.Entry<Long, Double> at = starts.floorEntry(time);
-    return at != null ? at.getValue() : starts.firstEntry().getValue();
-  }
-
-  /**
-   * Controller and handler names that appear under more than one job: two programs that happen to
-   * share a name are not replicas of one controller, so each keeps its job beside its name.
-   */
-  private static Set<String> namesInSeveralJobs(Collection<Map<String, String>> series) {
-    Map<String, Set<String>> jobs = new HashMap<>();
-    for (Map<String, String> labels : series) {
-      for (String named : List.of("controller", "handler")) {
-        if (labels.containsKey(named)) {
-          jobs.computeIfAbsent(labels.get(named), k -> new HashSet<>()).add(labels.getOrDefault("job", ""));
-        }
-      }
-    }
-    Set<String> clashing = new HashSet<>();
-    jobs.forEach((name, in) -> {
-      if (in.size() > 1) {
-        clashing.add(name);
-      }
-    });
-    return clashing;
-  }
-
-  private static int compare(Map<String, String> a, Map<String, String> b) {
-    return a.values().toString().compareTo(b.values().toString());
-  }
-
   // ---- reaching the server ------------------------------------------------------------------------
 
   /** The query endpoint under {@code url} (which may carry a path prefix, as Mimir's {@code /prometheus}). */
   private static String apiUrl(String url) throws ReportException {
-    URI uri;
-    try {
-      uri = URI.create(url);
-    } catch (IllegalArgumentException e) {
-      throw new ReportException("'" + url + "' is not a URL");
-    }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new ReportException("'" + url + "' is not an http URL such as http://prometheus:9090");
-    }
-    if (uri.getPort() > 65535) {
-      throw new ReportException("'" + url + "' is not a URL: its port is above 65535");
-    }
-    if (uri.getQuery() != null || uri.getFragment() != null) {
-      throw new ReportException("'" + url + "' has a query or fragment: give the server's base URL, such as http://prometheus:9090");
-    }
+    HttpUrl.base(url, "http://prometheus:9090");
     String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     return base + "/api/v1/query";
   }

@@ -15,15 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every dashboard query and every rule expression, run through a real Prometheus (Debian's) that
@@ -60,12 +59,12 @@ class LiveDashboardIT {
 
   private static final List<ForkedJvm> demos = new ArrayList<>();
   private static Prometheus prometheus;
-  private static Path workDir;
+  /** Prometheus' configuration, TSDB and log; JUnit removes it after the class, failed or not. */
+  @TempDir static Path workDir;
 
   @BeforeAll
   static void start() throws Exception {
     Tools.prometheus();
-    workDir = Files.createTempDirectory("resync-meter-prometheus");
     StringBuilder scrapeConfigs = new StringBuilder();
     for (Library library : LIBRARIES) {
       int agentPort = Net.freePort();
@@ -125,11 +124,6 @@ class LiveDashboardIT {
     }
     for (ForkedJvm demo : demos) {
       demo.stop(Duration.ofSeconds(20));
-    }
-    if (workDir != null) {
-      try (Stream<Path> files = Files.walk(workDir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
     }
   }
 

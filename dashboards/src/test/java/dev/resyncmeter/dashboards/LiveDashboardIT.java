@@ -15,15 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every dashboard query and every rule expression, run through a real Prometheus (Debian's) that
@@ -60,12 +59,12 @@ class LiveDashboardIT {
 
   private static final List<ForkedJvm> demos = new ArrayList<>();
   private static Prometheus prometheus;
-  private static Path workDir;
+  /** Prometheus' configuration, TSDB and log; JUnit removes it after the class, failed or not. */
+  @TempDir static Path workDir;
 
   @BeforeAll
   static void start() throws Exception {
     Tools.prometheus();
-    workDir = Files.createTempDirectory("resync-meter-prometheus");
     StringBuilder scrapeConfigs = new StringBuilder();
     for (Library library : LIBRARIES) {
       int agentPort = Net.freePort();
@@ -125,11 +124,6 @@ class LiveDashboardIT {
     }
     for (ForkedJvm demo : demos) {
       demo.stop(Duration.ofSeconds(20));
-    }
-    if (workDir != null) {
-      try (Stream<Path> files = Files.walk(workDir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
     }
   }
 
@@ -205,6 +199,8 @@ class LiveDashboardIT {
    */
   @Test
   void theClientJavaDemosResyncsShowWasteInOneControllerAndRepairsInAnother() throws Exception {
+    String driftRepair = "resync_meter:noop_reconcile_waste_ratio:rate5m{job=\"" + JOB + "\", controller=\"configmap-drift-repair\"}";
+    awaitData(driftRepair + " < 1");
     Map<String, Double> byControllerAndEffect = new java.util.TreeMap<>();
     for (JsonObject r : query("sum by (controller, effect) (controller_reconcile_effect_total{job=\"" + JOB + "\", trigger=~\".*_noop\"})")) {
       JsonObject metric = r.getAsJsonObject("metric");
@@ -216,7 +212,7 @@ class LiveDashboardIT {
     assertThat(query("resync_meter:noop_reconcile_waste_ratio:rate5m{job=\"" + JOB + "\", controller=\"configmap-every-update\"}"))
         .singleElement()
         .satisfies(r -> assertThat(value(r)).isEqualTo(1.0));
-    assertThat(query("resync_meter:noop_reconcile_waste_ratio:rate5m{job=\"" + JOB + "\", controller=\"configmap-drift-repair\"}"))
+    assertThat(query(driftRepair))
         .singleElement()
         .satisfies(r -> assertThat(value(r)).isStrictlyBetween(0.0, 1.0));
   }
@@ -225,13 +221,15 @@ class LiveDashboardIT {
   @Test
   void theOperatorsPeriodicReconcilesWriteNothingOrRepair() throws Exception {
     String josdk = LIBRARIES.get(2).job();
+    String periodic = "resync_meter:periodic_reconcile_waste_ratio:rate5m{job=\"" + josdk + "\"}";
+    awaitData(periodic + " < 1");
     Map<String, Double> byEffect = new java.util.TreeMap<>();
     for (JsonObject r : query("sum by (effect) (controller_reconcile_effect_total{job=\"" + josdk + "\", trigger=\"periodic\"})")) {
       byEffect.put(r.getAsJsonObject("metric").get("effect").getAsString(), value(r));
     }
     assertThat(byEffect.keySet()).containsExactly("changed", "none");
     assertThat(byEffect.get("none")).isGreaterThan(byEffect.get("changed")).isPositive();
-    assertThat(query("resync_meter:periodic_reconcile_waste_ratio:rate5m{job=\"" + josdk + "\"}"))
+    assertThat(query(periodic))
         .singleElement()
         .satisfies(r -> assertThat(value(r)).isStrictlyBetween(0.0, 1.0));
   }
@@ -252,6 +250,27 @@ class LiveDashboardIT {
     assertThat(labelValues("controller", "controller_reconcile_total{job=\"" + JOB + "\"}"))
         .contains("configmap-every-update", "configmap-rv-filter", "configmap-drift-repair");
     assertThat(labelValues("handler", "informer_updates_total{job=\"" + JOB + "\"}")).contains("configmap-every-update", "configmap-rv-filter");
+  }
+
+  /** How long a check waits for Prometheus to have what it needs: the demos run 150 s. */
+  static final Duration AWAIT = Duration.ofSeconds(60);
+
+  /**
+   * Waits, at most {@link #AWAIT} and while every demo runs, until {@code promql} returns data. For a
+   * ratio of repairs: a repair counter seen once has no rate yet, and seen unchanged since, a rate of
+   * 0; under load the demo may not have repaired twice within the window when the checks begin.
+   */
+  static void awaitData(String promql) throws Exception {
+    long deadline = System.nanoTime() + AWAIT.toNanos();
+    while (query(promql).isEmpty()) {
+      for (ForkedJvm demo : demos) {
+        assertThat(demo.isAlive()).as("the demo runs while awaiting " + promql + "\n" + demo.transcript()).isTrue();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(promql + " returned nothing within " + AWAIT);
+      }
+      Thread.sleep(1_000);
+    }
   }
 
   // ---- Prometheus' HTTP API --------------------------------------------------------------------

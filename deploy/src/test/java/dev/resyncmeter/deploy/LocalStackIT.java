@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Debian's {@code prometheus} runs the shipped configurations against the demo with the real agent:
@@ -36,13 +36,13 @@ class LocalStackIT {
   private static ForkedJvm demo;
   /** Processes the test did not start itself: run-prometheus's Prometheus, ended here should the script not end it. */
   private static final List<ProcessHandle> children = new ArrayList<>();
-  private static Path work;
+  /** The configurations, TSDBs and logs; JUnit removes it after the class, failed or not. */
+  @TempDir static Path work;
   private static int agentPort;
 
   @BeforeAll
   static void startTheDemo() throws Exception {
     Tools.prometheus();
-    work = Files.createTempDirectory("resync-meter-local-stack");
     agentPort = Net.freePort();
     demo =
         ForkedJvm.start(
@@ -67,11 +67,6 @@ class LocalStackIT {
     }
     if (demo != null) {
       demo.stop(Duration.ofSeconds(20));
-    }
-    if (work != null) {
-      try (Stream<Path> files = Files.walk(work)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
     }
   }
 
@@ -268,7 +263,7 @@ class LocalStackIT {
 
   private static Path jar(String property) {
     Path jar = Path.of(System.getProperty(property));
-    assertThat(jar).as("built by the modules before: " + property).exists();
+    assertThat(jar).as("copied into target/ at package: " + property).exists();
     return jar;
   }
 

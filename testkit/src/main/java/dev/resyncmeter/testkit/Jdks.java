@@ -11,7 +11,7 @@ import java.util.stream.Stream;
  * The JDKs the end-to-end tests run the agent on, found without a hard-coded path: the JVM running
  * the tests when it has the wanted feature version, else {@code JAVA<N>_HOME} (which {@code .ci/run}
  * exports), else any JDK under {@code /usr/lib/jvm} whose {@code release} file says so. CI
- * ({@code CI=true}) must have each; on a developer's machine a missing one skips and says why
+ * ({@code CI} set, to anything but empty) must have each; on a developer's machine a missing one skips and says why
  * ({@link Tools#missing}).
  */
 public final class Jdks {

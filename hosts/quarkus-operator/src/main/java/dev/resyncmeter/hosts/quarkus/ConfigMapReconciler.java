@@ -5,7 +5,6 @@ import static dev.resyncmeter.hosts.quarkus.Counts.series;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -25,9 +24,16 @@ import java.util.concurrent.TimeUnit;
  * ConfigMaps behave specially, by name: {@code reschedule-once} asks for a reschedule on its first
  * reconcile, {@code fail-once} throws on its first, so that reconciles after a requeue happen.
  *
- * <p>Every reconcile reads its ConfigMap from the API server; a reconcile of a change also writes
- * what it saw to a ConfigMap of the same name in {@link #SEEN_NAMESPACE}, which nothing watches (a
- * JSON merge patch, and a create when that one does not exist yet).
+ * <p>Every reconcile reads its ConfigMap from the API server. A reconcile of a change also reads the
+ * copy of it of the same name in {@link #SEEN_NAMESPACE}, which nothing watches, and writes what it saw
+ * to it: a create when there is none yet, else a JSON merge patch against the copy as read. The first
+ * periodic reconcile of each ConfigMap writes the copy back as read (an update that changes nothing);
+ * the other periodic reconciles and the requeued ones write nothing.
+ *
+ * <p>It counts each reconcile's effect as its writes' answers show it: {@code none} without a write,
+ * {@code changed} for a create or a write answered with another resource version than the copy had,
+ * {@code unchanged} for a write answered with the same one. The operator is no {@code Cleaner} and
+ * answers {@code UpdateControl.noUpdate()}, so JOSDK writes nothing of its own for it.
  *
  * <p>It counts every reconcile itself, by what it can tell: {@code change} when the ConfigMap's
  * resource version differs from the one it last reconciled, else {@code requeue} when its previous
@@ -71,8 +77,9 @@ public class ConfigMapReconciler implements Reconciler<ConfigMap> {
         !version.equals(lastVersion.get(name)) ? "change" : "error".equals(previous) || "requeue".equals(previous) ? "requeue" : "periodic";
     lastVersion.put(name, version);
     String result = "success";
+    String effect = "none";
     try {
-      readAndWrite(configMap, trigger);
+      effect = readAndWrite(configMap, trigger, periodicReconciles(name) == 0);
       boolean first = reconciles.merge(name, 1, Integer::sum) == 1;
       if (name.equals("fail-once") && first) {
         result = "error";
@@ -86,6 +93,7 @@ public class ConfigMapReconciler implements Reconciler<ConfigMap> {
     } finally {
       counts.increment(series("controller_reconcile_total", "controller", NAME, "result", result, "trigger", trigger));
       counts.increment(series("controller_reconcile_duration_seconds_count", "controller", NAME, "trigger", trigger));
+      counts.increment(series("controller_reconcile_effect_total", "controller", NAME, "effect", effect, "trigger", trigger));
       // the host waits on these: updated last, once the counts above are in
       if (trigger.equals("change")) {
         changes.merge(name, 1, Integer::sum);
@@ -101,28 +109,39 @@ public class ConfigMapReconciler implements Reconciler<ConfigMap> {
     return TRIGGER_ON_THREAD.get();
   }
 
-  private void readAndWrite(ConfigMap configMap, String trigger) {
+  /**
+   * The reconcile's reads and writes ({@code firstPeriodic}: its first periodic reconcile of this
+   * ConfigMap, if periodic); returns its effect.
+   */
+  private String readAndWrite(ConfigMap configMap, String trigger, boolean firstPeriodic) {
     TRIGGER_ON_THREAD.set(trigger);
     try {
       String name = configMap.getMetadata().getName();
       client.configMaps().inNamespace(configMap.getMetadata().getNamespace()).withName(name).get();
-      if (!trigger.equals("change")) {
-        return;
+      if (!trigger.equals("change") && !(trigger.equals("periodic") && firstPeriodic)) {
+        return "none";
+      }
+      ConfigMap copy = client.configMaps().inNamespace(SEEN_NAMESPACE).withName(name).get();
+      if (trigger.equals("periodic")) {
+        // written by the reconcile of its change, which comes first
+        return effect(copy, client.resource(copy).update());
       }
       String version = configMap.getMetadata().getResourceVersion();
-      try {
-        client.configMaps().inNamespace(SEEN_NAMESPACE).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"resourceVersion\":\"" + version + "\"}}");
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 404) {
-          throw e;
-        }
+      if (copy == null) {
         client.resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().addToData("resourceVersion", version).build())
             .inNamespace(SEEN_NAMESPACE)
             .create();
+        return "changed";
       }
+      return effect(copy, client.resource(copy).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"resourceVersion\":\"" + version + "\"}}"));
     } finally {
       TRIGGER_ON_THREAD.remove();
     }
+  }
+
+  /** A write's effect, as its answer shows: changed when the copy came back with another resource version. */
+  private static String effect(ConfigMap before, ConfigMap answer) {
+    return before.getMetadata().getResourceVersion().equals(answer.getMetadata().getResourceVersion()) ? "unchanged" : "changed";
   }
 
   String lastResult(String name) {

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,9 +21,9 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fleet's report from a real Prometheus (Debian's, on loopback, scraping every second): two
@@ -48,9 +47,8 @@ class FleetReportIT {
 
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-  void theReportFromPrometheusGivesWhatTheApplicationsCountedAndTheSumOfEachPodsOwnReport() throws Exception {
+  void theReportFromPrometheusGivesWhatTheApplicationsCountedAndTheSumOfEachPodsOwnReport(@TempDir Path dir) throws Exception {
     long began = System.currentTimeMillis();
-    Path dir = Files.createTempDirectory("resync-meter-fleet");
     List<Integer> scenarioPorts = List.of(Net.freePort(), Net.freePort());
     int josdkPort = Net.freePort();
     Files.writeString(
@@ -136,9 +134,6 @@ class FleetReportIT {
       }
       if (prometheus != null) {
         prometheus.close();
-      }
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
   }

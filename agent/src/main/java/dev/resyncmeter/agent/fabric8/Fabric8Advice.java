@@ -125,9 +125,7 @@ final class Fabric8Advice {
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Enter Object call) {
-      if (call != null) {
-        Fabric8Bridge.handlerCallFinished(call);
-      }
+      Fabric8Bridge.handlerCallFinished(call);
     }
   }
 
@@ -135,14 +133,12 @@ final class Fabric8Advice {
   static final class HandlerAddOrDelete {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static Object enter(@Advice.This Object handler, @Advice.Origin("#m") String method) {
-      return Fabric8Bridge.addOrDeleteCallStarting(handler, method);
+      return Fabric8Bridge.handlerCallStarting(handler, method);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Enter Object call) {
-      if (call != null) {
-        Fabric8Bridge.handlerCallFinished(call);
-      }
+      Fabric8Bridge.handlerCallFinished(call);
     }
   }
 }

@@ -42,7 +42,6 @@ public final class Fabric8Bridge {
   private static final ThreadLocal<Boolean> RELISTING = new ThreadLocal<>();
   private static final AtomicInteger RELIST_PAGES_IN_PROGRESS = new AtomicInteger();
 
-  private static final NotificationType[] TYPES = NotificationType.values();
 
   private Fabric8Bridge() {}
 
@@ -50,10 +49,7 @@ public final class Fabric8Bridge {
 
   /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
   public static void informerCreated(Class<?> apiType, Object processor, Object store, Object reflector) {
-    if (!SWITCH.on()) {
-      return;
-    }
-    ResyncMetrics metrics = AgentMetrics.get();
+    ResyncMetrics metrics = AgentMetrics.whenOn(SWITCH);
     if (metrics == null) {
       return;
     }
@@ -78,10 +74,7 @@ public final class Fabric8Bridge {
 
   /** A {@code ProcessorListener} was made for {@code handler} with the resync period fabric8 chose for it. */
   public static void listenerCreated(Object listener, Object handler, long resyncPeriodMillis) throws ReflectiveOperationException {
-    if (!SWITCH.on()) {
-      return;
-    }
-    ResyncMetrics metrics = AgentMetrics.get();
+    ResyncMetrics metrics = AgentMetrics.whenOn(SWITCH);
     if (metrics == null || handler == null) {
       return;
     }
@@ -212,39 +205,45 @@ public final class Fabric8Bridge {
    * A handler method starts. Returns the call for {@link #handlerCallFinished}, or null when this is
    * not the delivering listener's own handler being called by it (a delegate, a super call).
    */
-  public static Object handlerCallStarting(Object handler, int type) {
+  private static Fabric8Listener callStarting(Object handler, NotificationType type) {
     if (!SWITCH.on()) {
       return null;
     }
     ThreadContext context = ThreadContext.current();
-    if (context.listener() instanceof Fabric8Listener state && state.callStarting(context, handler, TYPES[type])) {
+    if (context.listener() instanceof Fabric8Listener state && state.callStarting(context, handler, type)) {
       return state;
     }
     return null;
   }
 
-  /** {@code onAdd} or {@code onDelete} ({@code method}) starts: {@link #handlerCallStarting}. */
-  public static Object addOrDeleteCallStarting(Object handler, String method) {
-    return handlerCallStarting(handler, "onAdd".equals(method) ? 0 : 2);
+  /** A handler's {@code onAdd} or {@code onDelete} ({@code method}) starts: see {@link #callStarting}. */
+  public static Object handlerCallStarting(Object handler, String method) {
+    return callStarting(handler, "onAdd".equals(method) ? NotificationType.ADD : NotificationType.DELETE);
   }
 
   /**
-   * An update handler method starts: {@link #handlerCallStarting} and the update's cause. fabric8 passes one instance as old and new only in a periodic resync; an
-   * update made while a relist replaced the cache is a relist's; any other is a watch event's.
+   * An update handler method starts: {@link #callStarting}, and the update's cause. fabric8 passes
+   * one instance as old and new only in a periodic resync; an update made while a relist replaced the
+   * cache is a relist's; any other is a watch event's.
    */
   public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
-    Object call = handlerCallStarting(handler, 1);
-    if (call == null) {
+    Fabric8Listener state = callStarting(handler, NotificationType.UPDATE);
+    if (state == null) {
       return null;
     }
-    Fabric8Listener state = (Fabric8Listener) call;
     boolean relist = !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
     state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
-    return call;
+    return state;
   }
 
-  /** The handler method returned or threw. Not gated: a call opened while on is always closed. */
+  /**
+   * The handler method returned or threw; null when it opened no call. Not gated: a call opened while
+   * on is always closed.
+   */
   public static void handlerCallFinished(Object call) {
+    if (call == null) {
+      return;
+    }
     ((Fabric8Listener) call).callFinished(!SWITCH.isOff());
   }
 }

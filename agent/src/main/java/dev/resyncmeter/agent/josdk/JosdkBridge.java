@@ -277,8 +277,8 @@ public final class JosdkBridge {
    * status is computed against a copy whose version it cleared.
    */
   public static long reconcileStarting(String controllerName, Object resource) throws ReflectiveOperationException {
-    ResyncMetrics metrics = AgentMetrics.get();
-    if (!SWITCH.on() || metrics == null || controllerName == null) {
+    ResyncMetrics metrics = AgentMetrics.whenOn(SWITCH);
+    if (metrics == null || controllerName == null) {
       return 0;
     }
     ThreadContext context = ThreadContext.current();

@@ -13,6 +13,11 @@ public final class AgentMetrics {
     metrics = instance;
   }
 
+  /** The collector while {@code unit} counts, or null (off, or the agent not started). */
+  public static ResyncMetrics whenOn(UnitSwitch unit) {
+    return unit.on() ? metrics : null;
+  }
+
   /** The collector, or null before the agent started (advice then records nothing). */
   public static ResyncMetrics get() {
     return metrics;

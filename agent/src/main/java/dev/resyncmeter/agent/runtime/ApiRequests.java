@@ -41,8 +41,8 @@ public final class ApiRequests {
   }
 
   private static long sending(UnitSwitch unit, String method, String path, boolean watchQuery, String url) {
-    ResyncMetrics metrics = AgentMetrics.get();
-    if (metrics == null || !unit.on()) {
+    ResyncMetrics metrics = AgentMetrics.whenOn(unit);
+    if (metrics == null) {
       return 0;
     }
     ThreadContext context = ThreadContext.current();

@@ -6,7 +6,6 @@ import dev.resyncmeter.agent.start.Parts;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,35 +34,11 @@ class EarlyHandlersTest {
     return new StartGate.Passed(type.getClassLoader(), type.getName().replace('.', '/'));
   }
 
-  /** A JVM with these classes loaded, recording what is retransformed and how often it was asked. */
-  private static Instrumentation jvm(List<Class<?>> retransformed, int[] lookups, Class<?>... loaded) {
-    return (Instrumentation)
-        Proxy.newProxyInstance(
-            LOADER,
-            new Class<?>[] {Instrumentation.class},
-            (proxy, method, args) -> {
-              switch (method.getName()) {
-                case "getAllLoadedClasses" -> {
-                  lookups[0]++;
-                  return loaded;
-                }
-                case "isModifiableClass" -> {
-                  return true;
-                }
-                case "retransformClasses" -> {
-                  retransformed.addAll(List.of((Class<?>[]) args[0]));
-                  return null;
-                }
-                default -> throw new UnsupportedOperationException(method.getName());
-              }
-            });
-  }
-
   @Test
   void theHandlersAmongTheEarlyClassesAreRetransformed() {
     List<Class<?>> retransformed = new ArrayList<>();
     int[] lookups = {0};
-    Instrumentation jvm = jvm(retransformed, lookups, String.class, SubclassedHandler.class, BaseHandler.class, SpecialHandler.class, Thread.class, EarlyHandlersTest.class);
+    Instrumentation jvm = RecordingJvm.of(new ArrayList<>(), retransformed, lookups, String.class, SubclassedHandler.class, BaseHandler.class, SpecialHandler.class, Thread.class, EarlyHandlersTest.class);
     new Weaving(Parts.ALL, Parts.ALL, "test").weaveEarlyHandlers(
         jvm, List.of(passed(EarlyHandlersTest.class), passed(SubclassedHandler.class), passed(BaseHandler.class), passed(SpecialHandler.class)));
     assertThat(retransformed).as("classes, not interfaces, reaching the handler interface").containsExactly(SubclassedHandler.class, BaseHandler.class);
@@ -74,7 +49,7 @@ class EarlyHandlersTest {
   void aClassNeverDefinedIsLookedForBrieflyOnly() {
     List<Class<?>> retransformed = new ArrayList<>();
     int[] lookups = {0};
-    Instrumentation jvm = jvm(retransformed, lookups, SubclassedHandler.class);
+    Instrumentation jvm = RecordingJvm.of(new ArrayList<>(), retransformed, lookups, SubclassedHandler.class);
     long start = System.nanoTime();
     new Weaving(Parts.ALL, Parts.ALL, "test").weaveEarlyHandlers(jvm, List.of(passed(SubclassedHandler.class), new StartGate.Passed(LOADER, "com/example/NeverDefined")));
     assertThat(retransformed).containsExactly(SubclassedHandler.class);
@@ -88,7 +63,7 @@ class EarlyHandlersTest {
     int[] lookups = {0};
     ClassLoader other = new ClassLoader(LOADER) {};
     new Weaving(Parts.ALL, Parts.ALL, "test").weaveEarlyHandlers(
-        jvm(retransformed, lookups, SubclassedHandler.class), List.of(new StartGate.Passed(other, SubclassedHandler.class.getName().replace('.', '/'))));
+        RecordingJvm.of(new ArrayList<>(), retransformed, lookups, SubclassedHandler.class), List.of(new StartGate.Passed(other, SubclassedHandler.class.getName().replace('.', '/'))));
     assertThat(retransformed).isEmpty();
   }
 

@@ -6,8 +6,6 @@ import dev.resyncmeter.agent.start.Parts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
-import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Proxy;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,20 +61,6 @@ class StartGateTest {
     }
   }
 
-  /** An instrumentation that only records transformers registered with the JVM. */
-  private static Instrumentation jvm(List<Object> registered) {
-    return (Instrumentation)
-        Proxy.newProxyInstance(
-            LOADER,
-            new Class<?>[] {Instrumentation.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("addTransformer")) {
-                registered.add(args[0]);
-              }
-              return method.getName().equals("getAllLoadedClasses") ? new Class<?>[0] : null;
-            });
-  }
-
   private static CompletableFuture<byte[]> load(StartGate gate, String name, byte[] bytes) {
     return CompletableFuture.supplyAsync(
         () -> {
@@ -106,7 +90,7 @@ class StartGateTest {
     assertThat(waitBriefly(listener)).as("loads before the weaving is there").isFalse();
 
     RecordingWeaving weaving = new RecordingWeaving();
-    gate.delegatingTo(jvm(registered)).addTransformer(weaving, true);
+    gate.delegatingTo(RecordingJvm.recording(registered)).addTransformer(weaving, true);
     assertThat(waitBriefly(listener)).as("loads before the weaving is active").isFalse();
     gate.activate();
     assertThat(waitBriefly(listener)).as("loads before the early handlers are woven").isFalse();
@@ -121,7 +105,7 @@ class StartGateTest {
   void untilActiveOtherClassesGoByUnchangedAndAreNoted() throws Exception {
     StartGate gate = new StartGate(Parts.wovenByName(Parts.ALL));
     RecordingWeaving weaving = new RecordingWeaving();
-    gate.delegatingTo(jvm(new ArrayList<>())).addTransformer(weaving, true);
+    gate.delegatingTo(RecordingJvm.recording(new ArrayList<>())).addTransformer(weaving, true);
     byte[] aClass = classFile(StartGate.class);
     byte[] anInterface = classFile(Runnable.class);
     assertThat(load(gate, "com/example/MyHandler", aClass).get(10, TimeUnit.SECONDS)).isNull();
@@ -152,7 +136,7 @@ class StartGateTest {
     byte[] aClass = classFile(StartGate.class);
     assertThat(gate.transform(null, LOADER, "io/kubernetes/client/informer/cache/DeltaFIFO", null, null, aClass)).isNull();
     RecordingWeaving weaving = new RecordingWeaving();
-    gate.delegatingTo(jvm(new ArrayList<>())).addTransformer(weaving, true);
+    gate.delegatingTo(RecordingJvm.recording(new ArrayList<>())).addTransformer(weaving, true);
     assertThat(gate.transform(null, LOADER, "com/example/MyHandler", StartGate.class, null, aClass))
         .as("the installation's own retransformation")
         .isSameAs(WOVEN);

@@ -11,8 +11,6 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
-import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import net.bytebuddy.ByteBuddy;
@@ -43,7 +41,7 @@ class UnresolvableHierarchyTest {
     metrics = new ResyncMetrics();
     AgentMetrics.install(metrics);
     List<ClassFileTransformer> registered = new ArrayList<>();
-    new Weaving(Parts.ALL, Parts.ALL, "test").install(instrumentationRecording(registered), true);
+    new Weaving(Parts.ALL, Parts.ALL, "test").install(RecordingJvm.recording(registered), true);
     assertThat(registered).hasSize(1);
     weaving = registered.get(0);
   }
@@ -51,32 +49,6 @@ class UnresolvableHierarchyTest {
   @AfterEach
   void forgetTheMetrics() {
     AgentMetrics.install(null);
-  }
-
-  /** An instrumentation with no class loaded yet, recording the transformer installed on it. */
-  private static Instrumentation instrumentationRecording(List<ClassFileTransformer> registered) {
-    return (Instrumentation)
-        Proxy.newProxyInstance(
-            LOADER,
-            new Class<?>[] {Instrumentation.class},
-            (proxy, method, args) -> {
-              switch (method.getName()) {
-                case "addTransformer" -> registered.add((ClassFileTransformer) args[0]);
-                case "isRetransformClassesSupported", "isRedefineClassesSupported" -> {
-                  return true;
-                }
-                case "getAllLoadedClasses" -> {
-                  return new Class<?>[0];
-                }
-                case "isModifiableClass" -> {
-                  return false;
-                }
-                default -> {
-                  // nothing else is needed to install on a JVM without loaded classes
-                }
-              }
-              return method.getReturnType() == boolean.class ? false : null;
-            });
   }
 
   /** A type that exists while the test makes its class files, and is nowhere to be found afterwards. */

@@ -130,9 +130,7 @@ final class InformerAdvice {
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Enter Object call) {
-      if (call != null) {
-        InformerBridge.handlerCallFinished(call);
-      }
+      InformerBridge.handlerCallFinished(call);
     }
   }
 
@@ -140,14 +138,12 @@ final class InformerAdvice {
   static final class HandlerAddOrDelete {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static Object enter(@Advice.This Object handler, @Advice.Origin("#m") String method) {
-      return InformerBridge.addOrDeleteCallStarting(handler, method);
+      return InformerBridge.handlerCallStarting(handler, method);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Enter Object call) {
-      if (call != null) {
-        InformerBridge.handlerCallFinished(call);
-      }
+      InformerBridge.handlerCallFinished(call);
     }
   }
 }

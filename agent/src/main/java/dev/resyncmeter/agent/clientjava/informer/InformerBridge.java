@@ -29,8 +29,6 @@ public final class InformerBridge {
   /** Relist updates in flight: the listener thread cannot see {@code isSync}, so distribute marks them. */
   private static final IdentityWeakMap<Boolean> RELIST_UPDATES = new IdentityWeakMap<>();
 
-  /** values() copies its array on every call: not on a per-handler-call path. */
-  private static final NotificationType[] TYPES = NotificationType.values();
 
   private InformerBridge() {}
 
@@ -38,10 +36,7 @@ public final class InformerBridge {
 
   /** A {@code DefaultSharedIndexInformer} was made for {@code apiType}. */
   public static void informerCreated(Class<?> apiType, long resyncPeriodMillis, Object deltaFifo, Object processor) {
-    if (!SWITCH.on()) {
-      return;
-    }
-    ResyncMetrics metrics = AgentMetrics.get();
+    ResyncMetrics metrics = AgentMetrics.whenOn(SWITCH);
     if (metrics == null) {
       return;
     }
@@ -150,10 +145,7 @@ public final class InformerBridge {
    * synced version; any later one is a relist, expired when the server said 410 Gone.
    */
   public static void listReplacing(Class<?> apiType, String lastSyncResourceVersion, boolean versionExpired) {
-    if (!SWITCH.on()) {
-      return;
-    }
-    ResyncMetrics metrics = AgentMetrics.get();
+    ResyncMetrics metrics = AgentMetrics.whenOn(SWITCH);
     if (metrics == null || lastSyncResourceVersion == null) {
       return;
     }
@@ -193,7 +185,7 @@ public final class InformerBridge {
    * this is not the informer calling the listener's own handler (a wrapper's delegate, a super call,
    * application code calling a handler directly): those are not notifications.
    */
-  public static Object handlerCallStarting(Object handler, int type) {
+  private static ListenerState callStarting(Object handler, NotificationType type) {
     if (!SWITCH.on()) {
       return null;
     }
@@ -204,34 +196,38 @@ public final class InformerBridge {
     } else if (!LateStart.attached() || (state = LateInformers.listenerThreadFound(context, handler)) == null) {
       return null;
     }
-    return state.callStarting(context, handler, TYPES[type]) ? state : null;
+    return state.callStarting(context, handler, type) ? state : null;
   }
 
-  /** {@code onAdd} or {@code onDelete} ({@code method}) starts: {@link #handlerCallStarting}. */
-  public static Object addOrDeleteCallStarting(Object handler, String method) {
-    return handlerCallStarting(handler, "onAdd".equals(method) ? 0 : 2);
+  /** A handler's {@code onAdd} or {@code onDelete} ({@code method}) starts: see {@link #callStarting}. */
+  public static Object handlerCallStarting(Object handler, String method) {
+    return callStarting(handler, "onAdd".equals(method) ? NotificationType.ADD : NotificationType.DELETE);
   }
 
   /**
-   * An update handler method starts: {@link #handlerCallStarting} and the update's cause. Old and new are one instance only in a periodic resync (a watch event
-   * or a relist always brings a fresh copy), so such a call is a sync without asking distribute.
+   * An update handler method starts: {@link #callStarting}, and the update's cause. Old and new are
+   * one instance only in a periodic resync (a watch event or a relist always brings a fresh copy), so
+   * such a call is a sync without asking distribute.
    */
   public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
-    Object call = handlerCallStarting(handler, 1);
-    if (call == null) {
+    ListenerState state = callStarting(handler, NotificationType.UPDATE);
+    if (state == null) {
       return null;
     }
-    ListenerState state = (ListenerState) call;
     boolean relist = state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null;
     state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
-    return call;
+    return state;
   }
 
   /**
-   * The handler method returned or threw: count the call with what it added to queues. Not gated like
-   * the start: a call opened while the unit was on is always closed, even if the unit went off since.
+   * The handler method returned or threw: count the call with what it added to queues; null when it
+   * opened none. Not gated like the start: a call opened while the unit was on is always closed, even
+   * if the unit went off since.
    */
   public static void handlerCallFinished(Object call) {
+    if (call == null) {
+      return;
+    }
     ListenerState state = (ListenerState) call;
     state.currentNotification = null;
     state.callFinished(!SWITCH.isOff());

@@ -69,9 +69,7 @@ final class WorkQueueAdvice {
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Enter ThreadContext context) {
-      if (context != null) {
-        WorkQueueBridge.addCallFinished(context);
-      }
+      WorkQueueBridge.addCallFinished(context);
     }
   }
 

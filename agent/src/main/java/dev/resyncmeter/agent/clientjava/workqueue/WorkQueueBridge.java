@@ -117,8 +117,11 @@ public final class WorkQueueBridge {
     return context;
   }
 
+  /** The add call that {@link #addCallStarted} returned {@code context} for ended; null: it started none. */
   public static void addCallFinished(ThreadContext context) {
-    QueueTracker.addCallFinished(context);
+    if (context != null) {
+      QueueTracker.addCallFinished(context);
+    }
   }
 
   /**

@@ -33,15 +33,9 @@ final class PipelineRuns {
     }
 
     Map<String, Object> json() {
-      Map<String, Object> map = new LinkedHashMap<>();
-      map.put("objects", objects);
-      map.put("resyncPeriodMillis", resyncMillis);
-      map.put("warmupWaves", warmupWaves);
-      map.put("measuredWaves", waves);
-      map.put("runsPerConfiguration", runs);
-      map.put("workers", 2);
-      map.put("heap", "-Xms2g -Xmx2g");
-      return map;
+      return JsonReport.object(
+          "objects", objects, "resyncPeriodMillis", resyncMillis, "warmupWaves", warmupWaves, "measuredWaves", waves, "runsPerConfiguration", runs,
+          "workers", 2, "heap", "-Xms2g -Xmx2g");
     }
   }
 

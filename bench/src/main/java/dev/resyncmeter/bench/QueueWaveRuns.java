@@ -1,6 +1,5 @@
 package dev.resyncmeter.bench;
 
-import dev.resyncmeter.bench.Results.Stats;
 import dev.resyncmeter.testkit.ForkedJvm;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,14 +20,8 @@ final class QueueWaveRuns {
   /** Sizes of one queue-wave section. */
   record Settings(int objects, int warmupWaves, int waves, int rounds) {
     Map<String, Object> json() {
-      Map<String, Object> map = new LinkedHashMap<>();
-      map.put("objects", objects);
-      map.put("warmupWaves", warmupWaves);
-      map.put("measuredWaves", waves);
-      map.put("runsPerVariant", rounds);
-      map.put("workers", 2);
-      map.put("heap", "-Xms2g -Xmx2g");
-      return map;
+      return JsonReport.object(
+          "objects", objects, "warmupWaves", warmupWaves, "measuredWaves", waves, "runsPerVariant", rounds, "workers", 2, "heap", "-Xms2g -Xmx2g");
     }
   }
 
@@ -46,12 +39,29 @@ final class QueueWaveRuns {
     this.results = results;
   }
 
+  static Settings settings(Mode mode) {
+    return switch (mode) {
+      case SMOKE -> new Settings(20_000, 1, 3, 1);
+      case QUICK -> new Settings(20_000, 1, 5, 2);
+      case FULL -> new Settings(100_000, 3, 10, 8);
+    };
+  }
+
   static List<Variant> variants(String resyncMeterOption) {
     return List.of(
         new Variant("none", "no agent", List.of(), false),
         new Variant("resync-meter", "resync-meter", List.of(resyncMeterOption), false),
         new Variant("resync-meter-no-workqueue", "resync-meter with disable=clientjava-workqueue", List.of(resyncMeterOption + ",disable=clientjava-workqueue"), false),
         new Variant("none-polluted", "no agent, the JDK's collection profiles polluted first", List.of(), true));
+  }
+
+  /** The queue section: every variant, each row printed, the rows handed to the results. */
+  void section(String resyncMeterOption) throws Exception {
+    List<Row> rows = run(variants(resyncMeterOption));
+    for (Row row : rows) {
+      System.out.println(ConsoleLines.queueWave(row.variant().key(), row.wallMillis().median(), row.cpuMillis().median()));
+    }
+    results.queueWave(settings.json(), rows);
   }
 
   /** Every variant once per round, in an order rotated by the round. */

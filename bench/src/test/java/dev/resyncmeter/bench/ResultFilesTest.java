@@ -3,7 +3,6 @@ package dev.resyncmeter.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resyncmeter.bench.PeerAgents.Config;
-import dev.resyncmeter.bench.Results.Stats;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +27,7 @@ class ResultFilesTest {
   void theJsonAndMarkdownOfAFixedRunAreExactlyAsBefore() throws Exception {
     Results results = fixedRun();
 
-    results.write(dir, "fixed");
+    ResultFiles.write(results, dir, "fixed");
 
     assertThat(Files.readString(dir.resolve("fixed.json"))).isEqualTo(resource("fixed-results.json"));
     assertThat(Files.readString(dir.resolve("fixed.md"))).isEqualTo(resource("fixed-results.md"));
@@ -99,7 +98,7 @@ class ResultFilesTest {
     Map<Config, Stats> reconcile = new EnumMap<>(Config.class);
     reconcile.put(Config.NONE, stats(1900.0, 2000.0));
     reconcile.put(Config.RESYNC_METER, stats(2010.0));
-    probes.put(BenchMain.firstReconcileProbe(25), reconcile);
+    probes.put(StartupSection.firstReconcileProbe(25), reconcile);
     results.startup(probes);
 
     results.soak(

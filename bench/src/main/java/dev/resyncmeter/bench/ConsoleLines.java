@@ -39,7 +39,7 @@ final class ConsoleLines {
     return String.format("[bench]   start-up %s, %s: median %.0f ms", probe, config, medianMillis);
   }
 
-  static String soak(Results.SoakRow row) {
-    return String.format("[bench]   soak Java %d, resync-meter %s: %d starts, %d hung, %d warned", row.java(), row.order(), row.starts(), row.hung(), row.warned());
+  static String soak(int java, String order, int starts, int hung, int warned) {
+    return String.format("[bench]   soak Java %d, resync-meter %s: %d starts, %d hung, %d warned", java, order, starts, hung, warned);
   }
 }

@@ -21,10 +21,10 @@ final class JsonReport {
   static Map<String, Object> tree(Results results) {
     Map<String, Object> root = new LinkedHashMap<>(results.meta());
     if (results.micro() != null) {
-      root.put("micro", object("settings", results.microSettings(), "benchmarks", micro(results.micro())));
+      root.put("micro", OrderedMap.of("settings", results.microSettings(), "benchmarks", micro(results.micro())));
     }
     if (results.queueRows() != null) {
-      root.put("queueWave", object("settings", results.queueSettings(), "variants", queueVariants(results.queueRows())));
+      root.put("queueWave", OrderedMap.of("settings", results.queueSettings(), "variants", queueVariants(results.queueRows())));
     }
     if (results.e2e() != null) {
       root.put("e2e", e2e(results));
@@ -32,7 +32,7 @@ final class JsonReport {
     if (results.startup() != null) {
       Map<String, Object> probes = new LinkedHashMap<>();
       results.startup().forEach((probe, byConfig) -> probes.put(probe, byConfig(byConfig)));
-      root.put("startup", object("unit", "ms", "probes", probes));
+      root.put("startup", OrderedMap.of("unit", "ms", "probes", probes));
     }
     if (results.soak() != null) {
       root.put("soak", results.soak().stream().map(JsonReport::soakRow).toList());
@@ -51,7 +51,7 @@ final class JsonReport {
     List<Object> rows = new ArrayList<>();
     for (Results.MicroRow row : micro) {
       rows.add(
-          object(
+          OrderedMap.of(
               "name", row.name(), "perOp", row.perOp(), "nsPerOp", byConfig(row.nanos()), "bytesPerOp", byConfig(row.bytes()),
               "addedNsPerOp", num(added(row.nanos())), "addedBytesPerOp", num(added(row.bytes())),
               "budgetNsPerOp", Double.isNaN(row.budgetNs()) ? null : row.budgetNs()));
@@ -59,15 +59,15 @@ final class JsonReport {
     return rows;
   }
 
-  private static Map<String, Object> queueVariants(List<QueueWaveRuns.Row> rows) {
+  private static Map<String, Object> queueVariants(List<Results.QueueRow> rows) {
     Map<String, Object> variants = new LinkedHashMap<>();
     Stats none = rows.get(0).wallMillis();
     Stats noneCpu = rows.get(0).cpuMillis();
-    for (QueueWaveRuns.Row row : rows) {
+    for (Results.QueueRow row : rows) {
       variants.put(
-          row.variant().key(),
-          object(
-              "title", row.variant().title(), "waveMillis", stats(row.wallMillis()), "processCpuMillisPerWave", stats(row.cpuMillis()),
+          row.key(),
+          OrderedMap.of(
+              "title", row.title(), "waveMillis", stats(row.wallMillis()), "processCpuMillisPerWave", stats(row.cpuMillis()),
               "waveRatio", num(row.wallMillis().median() / none.median()), "cpuRatio", num(row.cpuMillis().median() / noneCpu.median())));
     }
     return variants;
@@ -78,12 +78,12 @@ final class JsonReport {
     for (Results.E2eRow row : results.e2e()) {
       configs.put(
           row.config().key,
-          object(
+          OrderedMap.of(
               "waveMillis", stats(row.waveMillis()), "handlerCallsPerSecond", stats(row.handlerCallsPerSecond()),
               "reconcilesPerSecond", stats(row.reconcilesPerSecond()), "listenerCpuNanosPerHandlerCall", stats(row.listenerCpuNanosPerCall()),
               "processCpuMillisPerWave", stats(row.processCpuMillisPerWave()), "runs", row.runs()));
     }
-    Map<String, Object> e2e = object("settings", results.e2eSettings(), "configs", configs);
+    Map<String, Object> e2e = OrderedMap.of("settings", results.e2eSettings(), "configs", configs);
     if (results.waveRatios() != null) {
       e2e.put("pairedWaveRatio", stats(results.waveRatios()));
       e2e.put("pairedProcessCpuRatio", stats(results.cpuRatios()));
@@ -101,7 +101,7 @@ final class JsonReport {
   }
 
   private static Map<String, Object> soakRow(Results.SoakRow row) {
-    return object(
+    return OrderedMap.of(
         "java", row.java(), "resyncMeter", row.order(), "starts", row.starts(), "hung", row.hung(), "warned", row.warned(),
         "firstReconcileMillis", stats(row.firstReconcileMillis()));
   }
@@ -110,14 +110,14 @@ final class JsonReport {
     Map<Config, Stats> heap = results.heap();
     Map<String, Object> addedBytes = new LinkedHashMap<>();
     heap.forEach((config, stats) -> addedBytes.put(config.key, stats.median() - heap.get(Config.NONE).median()));
-    return object(
+    return OrderedMap.of(
         "unit", "bytes", "liveHeap", byConfig(heap), "addedToNoAgent", heap.containsKey(Config.NONE) ? addedBytes : Map.of(),
         "cachedObjects", results.heapObjects(), "topResyncMeterClasses", results.heapTopClasses(),
         "largestGrowthWithResyncMeter", results.heapGrowth());
   }
 
   static Map<String, Object> stats(Stats stats) {
-    Map<String, Object> map = object("median", num(stats.median()), "min", num(stats.min()), "max", num(stats.max()));
+    Map<String, Object> map = OrderedMap.of("median", num(stats.median()), "min", num(stats.min()), "max", num(stats.max()));
     double[] interval = stats.medianInterval();
     if (interval != null) {
       map.put("medianIntervalLow", num(interval[0]));
@@ -129,7 +129,7 @@ final class JsonReport {
   }
 
   private static Map<String, Object> pooled(PooledRatio ratio) {
-    return object(
+    return OrderedMap.of(
         "value", ratio.value(), "low", ratio.low(), "high", ratio.high(), "coverage", PooledRatio.COVERAGE, "rounds", ratio.rounds(),
         "wavesPerConfiguration", ratio.waves(), "resamples", PooledRatio.RESAMPLES);
   }
@@ -143,14 +143,5 @@ final class JsonReport {
   /** JSON has no NaN: a value not measured is null. */
   static Double num(double value) {
     return Double.isNaN(value) ? null : value;
-  }
-
-  /** A JSON object whose fields keep the order given: name, value, name, value, ... */
-  static Map<String, Object> object(Object... namesAndValues) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    for (int i = 0; i < namesAndValues.length; i += 2) {
-      map.put((String) namesAndValues[i], namesAndValues[i + 1]);
-    }
-    return map;
   }
 }

@@ -20,26 +20,15 @@ final class MarkdownReport {
 
   static String of(Results results) {
     MarkdownReport report = new MarkdownReport(results);
+    // Each part writes nothing when its section did not run.
     report.head();
     report.targets();
-    if (results.micro() != null) {
-      report.micro();
-    }
-    if (results.e2e() != null) {
-      report.e2e();
-    }
-    if (results.queueRows() != null) {
-      report.queueWave();
-    }
-    if (results.startup() != null) {
-      report.startup();
-    }
-    if (results.soak() != null) {
-      report.soak();
-    }
-    if (results.heap() != null) {
-      report.heap();
-    }
+    report.micro();
+    report.e2e();
+    report.queueWave();
+    report.startup();
+    report.soak();
+    report.heap();
     report.checks();
     return report.md.toString();
   }
@@ -70,6 +59,9 @@ final class MarkdownReport {
   }
 
   private void micro() {
+    if (results.micro() == null) {
+      return;
+    }
     md.append("## Micro-benchmarks (JMH, real client-java classes)\n\n").append(cell(results.microSettings())).append("\n\n");
     md.append("| benchmark | per op | configuration | ns/op median | spread (min–max) | ratio to no agent | B/op | added ns/op | added B/op |\n");
     md.append("|---|---|---|---|---|---|---|---|---|\n");
@@ -88,6 +80,9 @@ final class MarkdownReport {
   }
 
   private void e2e() {
+    if (results.e2e() == null) {
+      return;
+    }
     md.append("## End-to-end resync waves\n\n").append(cell(results.e2eSettings())).append("\n\n");
     PooledRatio pooledWave = results.pooledWave();
     if (pooledWave != null) {
@@ -125,16 +120,19 @@ final class MarkdownReport {
   }
 
   private void queueWave() {
+    if (results.queueRows() == null) {
+      return;
+    }
     md.append("## Queue-only waves\n\n").append(cell(results.queueSettings())).append("\n\n");
     md.append("The wave's queue half alone: the main thread adds every key to a controller's rate-limiting queue, two workers reconcile them. ")
         .append("Medians over runs of each run's median wave; spread is min–max of the run medians. ")
         .append("The last variant has no agent: the JDK's collection methods that the controller's hot path shares were first called with other types, as an agent's start calls them.\n\n");
     md.append("| variant | wave ms | spread | ratio to no agent | process CPU ms/wave | spread | ratio |\n|---|---|---|---|---|---|---|\n");
-    List<QueueWaveRuns.Row> rows = results.queueRows();
+    List<Results.QueueRow> rows = results.queueRows();
     Stats none = rows.get(0).wallMillis();
     Stats noneCpu = rows.get(0).cpuMillis();
-    for (QueueWaveRuns.Row row : rows) {
-      md.append("| ").append(row.variant().title()).append(" | ").append(fmt(row.wallMillis().median())).append(" | ").append(range(row.wallMillis()))
+    for (Results.QueueRow row : rows) {
+      md.append("| ").append(row.title()).append(" | ").append(fmt(row.wallMillis().median())).append(" | ").append(range(row.wallMillis()))
           .append(" | ").append(ratio(row.wallMillis(), none)).append(" | ").append(fmt(row.cpuMillis().median())).append(" | ")
           .append(range(row.cpuMillis())).append(" | ").append(ratio(row.cpuMillis(), noneCpu)).append(" |\n");
     }
@@ -142,6 +140,9 @@ final class MarkdownReport {
   }
 
   private void startup() {
+    if (results.startup() == null) {
+      return;
+    }
     md.append("## Start-up\n\n| probe | configuration | median ms | spread (min–max) | ratio to no agent | added ms |\n|---|---|---|---|---|---|\n");
     results.startup().forEach(
         (probe, byConfig) ->
@@ -156,6 +157,9 @@ final class MarkdownReport {
   }
 
   private void soak() {
+    if (results.soak() == null) {
+      return;
+    }
     md.append("## Start-up soak\n\nresync-meter started alone and beside the OpenTelemetry agent, loaded after and before it, the three alternating. ")
         .append("A start hung without a first reconcile within ").append(StartupProbe.HUNG_AFTER.toSeconds())
         .append(" s; it warned when resync-meter printed a line other than INFO, or the JVM a warning that the OpenTelemetry agent alone does not cause.\n\n")
@@ -170,6 +174,9 @@ final class MarkdownReport {
 
   private void heap() {
     Map<Config, Stats> heap = results.heap();
+    if (heap == null) {
+      return;
+    }
     md.append("## Retained heap at ").append(String.format(Locale.ROOT, "%,d", results.heapObjects())).append(" cached objects\n\n");
     md.append("Live heap (`GC.class_histogram` Total, after a full GC) at the end of each e2e run; medians over runs.\n\n");
     md.append("| configuration | live heap MiB | spread (min–max) | added MiB |\n|---|---|---|---|\n");

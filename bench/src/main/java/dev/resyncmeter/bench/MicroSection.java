@@ -87,7 +87,7 @@ record MicroSection(Sizes sizes, PeerAgents peers, Results results) {
       results.check("micro " + micro.method + ": GC profiler reported B/op", b.size() == 2, b.size() == 2 ? "" : "no gc.alloc.rate.norm");
     }
     Map<String, Object> settings =
-        JsonReport.object(
+        OrderedMap.of(
             "jmh", "1.37, Runner API, avgt, forks 1 per round", "rounds", sizes.rounds(), "warmup", sizes.warmups() + " x " + sizes.warmupTime(),
             "measurement", sizes.iterations() + " x " + sizes.iterationTime(), "handlerBatch", MicroBenchmarks.BATCH,
             "spread", "min-max of all measurement iterations");

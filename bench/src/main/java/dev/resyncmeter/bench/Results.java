@@ -27,6 +27,9 @@ public final class Results {
       Config config, Stats waveMillis, Stats handlerCallsPerSecond, Stats reconcilesPerSecond, Stats listenerCpuNanosPerCall,
       Stats processCpuMillisPerWave, List<Map<String, Object>> runs) {}
 
+  /** One queue-wave variant: its wave over its runs, wall time and process CPU per wave, in milliseconds. */
+  public record QueueRow(String key, String title, Stats wallMillis, Stats cpuMillis) {}
+
   /** The soak's starts of one JDK and order of agents: how many, how many hung or warned, their delays to the first reconcile. */
   public record SoakRow(int java, String order, int starts, int hung, int warned, Stats firstReconcileMillis) {}
 
@@ -43,7 +46,7 @@ public final class Results {
   private Map<String, Map<Config, Stats>> startup;
   private Stats waveRatios;
   private Map<String, Object> queueSettings;
-  private List<QueueWaveRuns.Row> queueRows;
+  private List<QueueRow> queueRows;
   private Stats cpuRatios;
   private PooledRatio pooledWave;
   private PooledRatio pooledCpu;
@@ -104,7 +107,7 @@ public final class Results {
   }
 
   /** The queue-only wave's variants, the first being no agent. */
-  public void queueWave(Map<String, Object> settings, List<QueueWaveRuns.Row> rows) {
+  public void queueWave(Map<String, Object> settings, List<QueueRow> rows) {
     this.queueSettings = settings;
     this.queueRows = rows;
   }
@@ -179,7 +182,7 @@ public final class Results {
     return queueSettings;
   }
 
-  List<QueueWaveRuns.Row> queueRows() {
+  List<QueueRow> queueRows() {
     return queueRows;
   }
 

@@ -51,7 +51,7 @@ record SoakSection(int repetitions, PeerAgents peers, Results results) {
       }
     }
     for (Results.SoakRow row : rows) {
-      System.out.println(ConsoleLines.soak(row));
+      System.out.println(ConsoleLines.soak(row.java(), row.order(), row.starts(), row.hung(), row.warned()));
     }
     results.check(
         "start-up soak: no start hung or printed a warning", found.isEmpty(),

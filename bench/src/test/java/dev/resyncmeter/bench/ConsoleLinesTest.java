@@ -23,7 +23,7 @@ class ConsoleLinesTest {
     assertThat(ConsoleLines.queueWave("resync-meter-no-workqueue", 170.4, 320.6)).isEqualTo("[bench]   queue wave, resync-meter-no-workqueue: median 170 ms, CPU 321 ms");
     assertThat(ConsoleLines.noJdk(25, "soak")).isEqualTo("[bench]   no JDK 25 (set JAVA25_HOME): no soak on Java 25");
     assertThat(ConsoleLines.startupProbe("java -version", "jmx-exporter", 160.2)).isEqualTo("[bench]   start-up java -version, jmx-exporter: median 160 ms");
-    assertThat(ConsoleLines.soak(new Results.SoakRow(17, "after OpenTelemetry", 10, 1, 2, Stats.of(java.util.List.of()))))
+    assertThat(ConsoleLines.soak(17, "after OpenTelemetry", 10, 1, 2))
         .isEqualTo("[bench]   soak Java 17, resync-meter after OpenTelemetry: 10 starts, 1 hung, 2 warned");
   }
 }

@@ -84,10 +84,10 @@ class ResultFilesTest {
     results.queueWave(
         queueSettings,
         List.of(
-            new QueueWaveRuns.Row(variants.get(0), stats(150.0, 160.0), stats(290.0, 300.0)),
-            new QueueWaveRuns.Row(variants.get(1), stats(185.0, 190.0), stats(350.0)),
-            new QueueWaveRuns.Row(variants.get(2), stats(170.0), stats(320.0)),
-            new QueueWaveRuns.Row(variants.get(3), stats(165.0), stats(310.0))));
+            queueRow(variants.get(0), stats(150.0, 160.0), stats(290.0, 300.0)),
+            queueRow(variants.get(1), stats(185.0, 190.0), stats(350.0)),
+            queueRow(variants.get(2), stats(170.0), stats(320.0)),
+            queueRow(variants.get(3), stats(165.0), stats(310.0))));
 
     Map<String, Map<Config, Stats>> probes = new LinkedHashMap<>();
     Map<Config, Stats> version = new EnumMap<>(Config.class);
@@ -123,6 +123,10 @@ class ResultFilesTest {
 
   static Stats stats(Double... samples) {
     return Stats.of(List.of(samples));
+  }
+
+  private static Results.QueueRow queueRow(QueueWaveRuns.Variant variant, Stats wall, Stats cpu) {
+    return new Results.QueueRow(variant.key(), variant.title(), wall, cpu);
   }
 
   private static Map<Config, Stats> byConfig(Stats... stats) {

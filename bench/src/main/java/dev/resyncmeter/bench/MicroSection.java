@@ -97,7 +97,7 @@ record MicroSection(Sizes sizes, PeerAgents peers, Results results) {
   static Sizes sizes(Mode mode) {
     return switch (mode) {
       case SMOKE -> new Sizes(1, 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(300));
-      case QUICK -> new Sizes(1, 1, TimeValue.milliseconds(500), 2, TimeValue.milliseconds(500));
+      case QUICK -> new Sizes(1, 1, TimeValue.milliseconds(300), 2, TimeValue.milliseconds(300));
       case FULL -> new Sizes(2, 3, TimeValue.seconds(1), 5, TimeValue.seconds(1));
     };
   }

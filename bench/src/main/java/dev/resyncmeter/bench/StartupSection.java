@@ -72,7 +72,7 @@ record StartupSection(Sizes sizes, PeerAgents peers, Results results) {
   static Sizes sizes(Mode mode) {
     return switch (mode) {
       case SMOKE -> new Sizes(1, 1, false);
-      case QUICK -> new Sizes(2, 2, true);
+      case QUICK -> new Sizes(1, 1, true);
       case FULL -> new Sizes(10, 10, true);
     };
   }

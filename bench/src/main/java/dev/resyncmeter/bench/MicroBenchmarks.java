@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * JMH benchmarks of the client-java paths the agent weaves, on the real classes. BenchMain runs each
+ * JMH benchmarks of the client-java paths the agent weaves, on the real classes. MicroSection runs each
  * once without and once with the agent; the difference is the agent's cost.
  *
  * <p>Handler calls go through a real {@code ProcessorListener} of a real (not started) informer, so

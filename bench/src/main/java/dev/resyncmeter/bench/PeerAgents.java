@@ -96,6 +96,16 @@ public final class PeerAgents {
     return new Setup(config, List.copyOf(options), url);
   }
 
+  /** Every configuration, starting at a different one each repetition: no configuration always runs first. */
+  static List<Config> rotated(int repetition) {
+    Config[] all = Config.values();
+    List<Config> order = new ArrayList<>();
+    for (int i = 0; i < all.length; i++) {
+      order.add(all[(i + repetition) % all.length]);
+    }
+    return order;
+  }
+
   static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();

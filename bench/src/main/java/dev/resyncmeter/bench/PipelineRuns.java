@@ -33,15 +33,9 @@ final class PipelineRuns {
     }
 
     Map<String, Object> json() {
-      Map<String, Object> map = new LinkedHashMap<>();
-      map.put("objects", objects);
-      map.put("resyncPeriodMillis", resyncMillis);
-      map.put("warmupWaves", warmupWaves);
-      map.put("measuredWaves", waves);
-      map.put("runsPerConfiguration", runs);
-      map.put("workers", 2);
-      map.put("heap", "-Xms2g -Xmx2g");
-      return map;
+      return OrderedMap.of(
+          "objects", objects, "resyncPeriodMillis", resyncMillis, "warmupWaves", warmupWaves, "measuredWaves", waves, "runsPerConfiguration", runs,
+          "workers", 2, "heap", "-Xms2g -Xmx2g");
     }
   }
 
@@ -129,24 +123,19 @@ final class PipelineRuns {
    * when the program reports its waves.
    */
   private void checkExactCounts(String name, String url, Scrape first, Map<String, Long> counts) throws Exception {
-    Scrape scrape = first;
-    Map<String, double[]> pairs = new LinkedHashMap<>();
-    for (int attempt = 0; attempt < 20; attempt++) {
-      pairs.clear();
-      pairs.put("informer_notifications_total{type=\"update\"}", new double[] {scrape.sum("informer_notifications_total", "type=\"update\""), counts.get("updates")});
-      pairs.put("informer_notifications_total{type=\"add\"}", new double[] {scrape.sum("informer_notifications_total", "type=\"add\""), counts.get("adds")});
-      pairs.put("controller_reconcile_total", new double[] {scrape.sum("controller_reconcile_total"), counts.get("reconciles")});
-      pairs.put("informer_resyncs_total", new double[] {scrape.sum("informer_resyncs_total"), counts.get("resyncs")});
-      if (pairs.values().stream().allMatch(p -> p[0] == p[1])) {
-        break;
-      }
-      Thread.sleep(250);
-      scrape = Scrape.of(url);
+    AgentCounts.Reading reading =
+        AgentCounts.await(
+            url, first,
+            List.of(
+                new AgentCounts.Expected("informer_notifications_total{type=\"update\"}", counts.get("updates"), "informer_notifications_total", "type=\"update\""),
+                new AgentCounts.Expected("informer_notifications_total{type=\"add\"}", counts.get("adds"), "informer_notifications_total", "type=\"add\""),
+                new AgentCounts.Expected("controller_reconcile_total", counts.get("reconciles"), "controller_reconcile_total"),
+                new AgentCounts.Expected("informer_resyncs_total", counts.get("resyncs"), "informer_resyncs_total")));
+    for (AgentCounts.Count count : reading.counts()) {
+      results.check(
+          name + ": e2e exact count " + count.series(), count.matches(), String.format("agent %.0f, program %.0f", count.agent(), count.expected()));
     }
-    pairs.forEach(
-        (series, pair) ->
-            results.check(
-                name + ": e2e exact count " + series, pair[0] == pair[1], String.format("agent %.0f, program %.0f", pair[0], pair[1])));
+    Scrape scrape = reading.scrape();
     double errors = scrape.sum("resync_meter_errors_total");
     results.check(name + ": resync-meter counted no fault of its own", errors == 0, "resync_meter_errors_total " + errors);
     // The program's class path holds client-java, fabric8 and JOSDK: each part found must be on.

@@ -1,9 +1,7 @@
 package dev.resyncmeter.bench;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 /**
@@ -82,20 +80,8 @@ record PooledRatio(double value, double low, double high, int rounds, int waves)
 
   /** "1.31 (90 % interval 1.25–1.37, 10 rounds, 150 waves each)". */
   String text() {
-    return Results.fmt(value) + " (" + Math.round(COVERAGE * 100) + " % interval " + Results.fmt(low) + "–" + Results.fmt(high) + ", " + rounds
+    return Figures.fmt(value) + " (" + Math.round(COVERAGE * 100) + " % interval " + Figures.fmt(low) + "–" + Figures.fmt(high) + ", " + rounds
         + " rounds, " + waves + " waves each)";
-  }
-
-  Map<String, Object> json() {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("value", value);
-    map.put("low", low);
-    map.put("high", high);
-    map.put("coverage", COVERAGE);
-    map.put("rounds", rounds);
-    map.put("wavesPerConfiguration", waves);
-    map.put("resamples", RESAMPLES);
-    return map;
   }
 
   private static double ratio(List<double[]> with, List<double[]> without, int[] rounds, Summary summary) {

@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * pollution an agent brings.
  *
  * <p>{@code QueueWave OBJECTS WARMUP_WAVES WAVES polluted|clean}. Prints one {@code wave ...} line per
- * wave, a {@code counts ...} line and {@code WAVES DONE}.
+ * wave, a {@code counts ...} line and {@code WAVES DONE}, and exits when its input closes: an agent's
+ * endpoint is scraped before.
  */
 public final class QueueWave {
 
@@ -54,6 +55,9 @@ public final class QueueWave {
       System.out.println("polluted " + pollute());
     }
     new QueueWave().run(objects, warmupWaves, waves);
+    while (System.in.read() >= 0) {
+      // until the bench closes the input
+    }
     // client-java-extended's controller leaves non-daemon threads behind.
     System.exit(0);
   }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,8 @@ public final class StartupProbe {
 
   static final String FIRST_RECONCILE = "FIRST RECONCILE ";
   static final Duration TIMEOUT = Duration.ofSeconds(120);
+  /** A start with no first reconcile by then hung: far beyond any start, even beside the OpenTelemetry agent on a loaded machine. */
+  static final Duration HUNG_AFTER = Duration.ofSeconds(90);
 
   private StartupProbe() {}
 
@@ -81,6 +84,16 @@ public final class StartupProbe {
       }
       return new Start((micros - ChronoUnit.MICROS.between(Instant.EPOCH, start)) / 1e3, warnings(jvm.stderr()), jvm.transcript());
     }
+  }
+
+  /**
+   * A start on the JDK at {@code javaHome}, the probe's own logging quiet, then {@code agentOptions}
+   * (agents in their order); hung after {@link #HUNG_AFTER}.
+   */
+  static Start firstReconcile(Path javaHome, List<String> agentOptions) throws Exception {
+    List<String> options = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    options.addAll(agentOptions);
+    return firstReconcile(javaHome, options, HUNG_AFTER);
   }
 
   /** resync-meter's lines other than INFO, and the JVM's own warnings ("OpenJDK 64-Bit Server VM warning: ..."). */

@@ -71,6 +71,7 @@ class BenchSmokeIT {
     List<String> failed = new ArrayList<>();
     List<String> exactCounts = new ArrayList<>();
     List<String> queueWaves = new ArrayList<>();
+    List<String> queueWaveAgents = new ArrayList<>();
     for (JsonElement element : checks) {
       JsonObject check = element.getAsJsonObject();
       if (!check.get("passed").getAsBoolean()) {
@@ -79,8 +80,11 @@ class BenchSmokeIT {
       if (check.get("name").getAsString().contains("e2e exact count")) {
         exactCounts.add(check.get("name").getAsString());
       }
-      if (check.get("name").getAsString().startsWith("queue wave ")) {
+      if (check.get("name").getAsString().startsWith("queue wave ") && check.get("name").getAsString().endsWith("reconciled once")) {
         queueWaves.add(check.get("name").getAsString());
+      }
+      if (check.get("name").getAsString().startsWith("queue wave ") && check.get("name").getAsString().contains("the agent counted")) {
+        queueWaveAgents.add(check.get("name").getAsString());
       }
     }
     assertThat(failed).as("failed checks").isEmpty();
@@ -90,6 +94,12 @@ class BenchSmokeIT {
         .anyMatch(name -> name.contains("informer_notifications_total{type=\"update\"}"))
         .anyMatch(name -> name.contains("controller_reconcile_total"));
     assertThat(queueWaves).as("one reconcile check per queue-wave run").hasSize(4);
+    // The runs with resync-meter scraped it: it was on, and counted the wave's adds and reconciles.
+    assertThat(queueWaveAgents)
+        .as("one agent-count check per queue-wave run with resync-meter")
+        .containsExactly(
+            "queue wave resync-meter: the agent counted every add and reconcile",
+            "queue wave resync-meter-no-workqueue: the agent counted every add and reconcile");
     assertThat(results.get("passed").getAsBoolean()).isTrue();
   }
 

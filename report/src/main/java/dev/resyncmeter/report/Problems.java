@@ -1,7 +1,6 @@
 package dev.resyncmeter.report;
 
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
@@ -23,9 +22,6 @@ public final class Problems {
     }
     if (e instanceof CharacterCodingException) {
       return "not UTF-8 text";
-    }
-    if (e instanceof SocketTimeoutException) {
-      return "no answer within " + ReportCommand.TIMEOUT_SECONDS + " s";
     }
     if (e instanceof UnknownHostException) {
       return "no such host";

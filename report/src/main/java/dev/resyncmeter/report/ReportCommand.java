@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -182,11 +183,16 @@ public final class ReportCommand {
   }
 
   public static String fetch(String url) throws ReportException {
+    return fetch(url, TIMEOUT_SECONDS);
+  }
+
+  /** The scrape at {@code url}, or the reason there is none; an endpoint that says nothing for {@code timeoutSeconds} has none. */
+  static String fetch(String url, int timeoutSeconds) throws ReportException {
     URI uri = HttpUrl.of(url, DEFAULT_URL);
     try {
       HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
-      connection.setConnectTimeout(TIMEOUT_SECONDS * 1000);
-      connection.setReadTimeout(TIMEOUT_SECONDS * 1000);
+      connection.setConnectTimeout(timeoutSeconds * 1000);
+      connection.setReadTimeout(timeoutSeconds * 1000);
       try {
         int status = connection.getResponseCode();
         if (status == -1) {
@@ -202,6 +208,8 @@ public final class ReportCommand {
       } finally {
         connection.disconnect();
       }
+    } catch (SocketTimeoutException e) {
+      throw new ReportException("cannot read " + url + ": no answer within " + timeoutSeconds + " s");
     } catch (IOException e) {
       throw new ReportException("cannot read " + url + ": " + Problems.inWords(e));
     }

@@ -1,6 +1,7 @@
 package dev.resyncmeter.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -191,9 +192,16 @@ class ReportCommandTest {
   }
 
   @Test
+  void anEndpointThatNeverAnswersGivesOneLineAfterTheTimeout() throws Exception {
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      String url = "http://127.0.0.1:" + silent.getLocalPort() + "/metrics";
+      assertThatThrownBy(() -> ReportCommand.fetch(url, 1)).isInstanceOf(ReportException.class).hasMessage("cannot read " + url + ": no answer within 1 s");
+    }
+  }
+
+  @Test
   void theReasonsInWords() {
     assertThat(Problems.inWords(new java.nio.file.AccessDeniedException("/data/scrape.prom"))).isEqualTo("permission denied");
-    assertThat(Problems.inWords(new java.net.SocketTimeoutException("Read timed out"))).isEqualTo("no answer within 10 s");
     assertThat(Problems.inWords(new java.net.UnknownHostException("metrics.example"))).isEqualTo("no such host");
     assertThat(Problems.inWords(new java.net.NoRouteToHostException("No route to host"))).isEqualTo("no route to host");
     assertThat(Problems.inWords(new IOException("java.lang.IllegalStateException: stream closed"))).isEqualTo("stream closed");

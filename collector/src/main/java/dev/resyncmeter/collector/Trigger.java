@@ -1,7 +1,8 @@
 package dev.resyncmeter.collector;
 
 /**
- * What caused a workqueue add, and so the reconcile that takes the item (DESIGN section 2). Declared
+ * What caused a workqueue add, and so the reconcile that takes the item (docs/measurement-model.md,
+ * "Triggers of a reconcile"). Declared
  * weakest first: while an item waits, its triggers merge into the strongest.
  */
 public enum Trigger {

@@ -35,7 +35,7 @@ public final class ApiRequests {
       return 0;
     }
     ThreadContext context = ThreadContext.current();
-    if (LateStart.attached() && !context.reconciling()) {
+    if (LateStart.attached() && !context.reconcile().running()) {
       LateControllers.requestOutsideReconcile(context);
     }
     InformerListener listener = context.listener();

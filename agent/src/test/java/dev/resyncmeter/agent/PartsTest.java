@@ -2,7 +2,7 @@ package dev.resyncmeter.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.Observability;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.io.IOException;
 import java.net.URL;
@@ -134,12 +134,10 @@ class PartsTest {
 
   @Test
   void anInformerPartOffTellsTheCollectorThatHandlerCallsAreNoLongerAllSeen() {
-    try {
-      Part.Observation.HANDLER_CALLS.run();
-      assertThat(HandlerCallTracker.handlerCallsObservable()).isFalse();
-    } finally {
-      HandlerCallTracker.handlerCallsBecameObservable();
-    }
+    Observability seen = new Observability();
+    Part.Observation.HANDLER_CALLS.lostTo(seen);
+    assertThat(seen.handlerCallsObservable()).isFalse();
+    assertThat(seen.writesObservable()).as("what other parts see is not touched").isTrue();
     assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.HANDLER_CALLS).extracting(Part::component)
         .containsExactly("clientjava-informer", "fabric8-informer");
     assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.API_WRITES).extracting(Part::component)

@@ -218,7 +218,7 @@ public final class Fabric8Bridge {
       return null;
     }
     ThreadContext context = ThreadContext.current();
-    if (context.listener() instanceof Fabric8Listener state && state.callStarting(context, handler, TYPES[type])) {
+    if (context.listener() instanceof Fabric8Listener state && state.callStarting(context.handlerCall(), handler, TYPES[type])) {
       return state;
     }
     return null;

@@ -206,7 +206,7 @@ public final class InformerBridge {
     } else if (!LateStart.attached() || (state = LateInformers.listenerThreadFound(context, handler)) == null) {
       return null;
     }
-    return state.callStarting(context, handler, TYPES[type]) ? state : null;
+    return state.callStarting(context.handlerCall(), handler, TYPES[type]) ? state : null;
   }
 
   /**

@@ -26,7 +26,7 @@ public final class DelayedOffer {
     try {
       if (SWITCH.on()) {
         context = ThreadContext.current();
-        QueueTracker.delayedAddWaiting(context);
+        context.addCall().delayedAddWaiting();
       }
     } catch (Throwable t) {
       recordFault(t);
@@ -34,7 +34,7 @@ public final class DelayedOffer {
     boolean accepted = waiting.offer(entry);
     if (!accepted && context != null) {
       try {
-        QueueTracker.delayedAddRefused(context);
+        context.addCall().delayedAddRefused();
       } catch (Throwable t) {
         recordFault(t);
       }

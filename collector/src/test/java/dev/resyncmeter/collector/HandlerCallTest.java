@@ -5,40 +5,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
+/** The scope of one handler call on one thread, and the queue adds it sees. */
 class HandlerCallTest {
+
+  private final HandlerCall call = ThreadContext.current().handlerCall();
 
   @Test
   void countsTheQueueAddsMadeDuringOneCall() {
-    assertThat(ThreadContext.current().handlerCall().begin()).isTrue();
-    ThreadContext.current().handlerCall().queueAdded();
-    ThreadContext.current().handlerCall().queueAdded();
-    assertThat(ThreadContext.current().handlerCall().end()).isEqualTo(2);
+    assertThat(call.begin()).isTrue();
+    call.queueAdded();
+    call.queueAdded();
+    assertThat(call.end()).isEqualTo(2);
   }
 
   @Test
   void aCallWithoutAddsSeesNone() {
-    ThreadContext.current().handlerCall().begin();
-    assertThat(ThreadContext.current().handlerCall().end()).isZero();
+    call.begin();
+    assertThat(call.end()).isZero();
   }
 
   @Test
   void addsOutsideAnyCallAreNotChargedToTheNextCall() {
-    ThreadContext.current().handlerCall().queueAdded();
-    ThreadContext.current().handlerCall().begin();
-    assertThat(ThreadContext.current().handlerCall().end()).isZero();
+    call.queueAdded();
+    call.begin();
+    assertThat(call.end()).isZero();
   }
 
   @Test
   void aNestedCallDoesNotOpenASecondScope() {
-    assertThat(ThreadContext.current().handlerCall().begin()).isTrue();
-    assertThat(ThreadContext.current().handlerCall().begin()).isFalse();
-    ThreadContext.current().handlerCall().queueAdded();
-    assertThat(ThreadContext.current().handlerCall().end()).isEqualTo(1);
+    assertThat(call.begin()).isTrue();
+    assertThat(call.begin()).isFalse();
+    call.queueAdded();
+    assertThat(call.end()).isEqualTo(1);
   }
 
   @Test
   void addsOnAnotherThreadDoNotCount() throws InterruptedException {
-    ThreadContext.current().handlerCall().begin();
+    call.begin();
     AtomicInteger otherThreadSaw = new AtomicInteger(-1);
     Thread other =
         new Thread(
@@ -50,6 +53,6 @@ class HandlerCallTest {
     other.start();
     other.join(10_000);
     assertThat(otherThreadSaw).hasValue(0);
-    assertThat(ThreadContext.current().handlerCall().end()).isZero();
+    assertThat(call.end()).isZero();
   }
 }

@@ -8,11 +8,18 @@ import java.util.concurrent.atomic.LongAdder;
  * The distinct values one label may take, capped so that a host with an unbounded supply of kinds,
  * handler classes, controllers or queues cannot grow the agent's meters (and the scrape) without
  * bound. The first {@code max} values are exported as they are; any later one is exported as
- * {@link ResyncMetrics#OVERFLOW}, and each time that happens is counted in
+ * {@link #OVERFLOW}, and each time that happens is counted in
  * {@code resync_meter_label_overflow_total{label}}. Only values are kept, never objects, so the
  * memory this takes is bounded by the cap.
  */
 final class CappedLabel {
+
+  /**
+   * What a label value past its label's cap is exported as. Angle brackets keep it apart from real
+   * values: a Kubernetes kind is alphanumeric and a Java class name cannot hold them; only a controller
+   * named so on purpose (controller names are free text) could meet it.
+   */
+  static final String OVERFLOW = "<overflow>";
 
   private final int max;
   private final Set<String> admitted = ConcurrentHashMap.newKeySet();
@@ -29,7 +36,7 @@ final class CappedLabel {
         DeferredMeter.counter(
             "resync.meter.label.overflow",
             "Times a label value was exported as \""
-                + ResyncMetrics.OVERFLOW
+                + OVERFLOW
                 + "\" because its label already had the maximum number of distinct values.",
             overflows,
             "label",
@@ -58,6 +65,6 @@ final class CappedLabel {
       return value;
     }
     overflows.increment();
-    return ResyncMetrics.OVERFLOW;
+    return OVERFLOW;
   }
 }

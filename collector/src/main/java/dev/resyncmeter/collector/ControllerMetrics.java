@@ -26,25 +26,42 @@ public final class ControllerMetrics {
   private static final int PER_TRIGGER = EFFECTS_AT + EFFECTS.length;
 
   private final String controller;
+  private final Observability observability;
   private final ThreadRows rows = new ThreadRows(TRIGGERS.length * PER_TRIGGER);
   /** API requests sent by its reconciles (and handler calls), by trigger then verb. */
   private final LongAdder[] apiRequests = HandlerMetrics.adders(TRIGGERS.length * VERBS.length);
 
-  ControllerMetrics(String controller) {
+  ControllerMetrics(String controller, Observability observability) {
     this.controller = controller;
+    this.observability = observability;
   }
 
-  /** A reconcile with {@code trigger} ended with {@code result} after {@code nanos}, on the thread of {@code context}. */
-  public void reconciled(ThreadContext context, Trigger trigger, ReconcileResult result, long nanos) {
+  /**
+   * The trigger of a reconcile of the item {@code held}: {@code unknown} while queue adds are not seen
+   * (then no item's add was).
+   */
+  public Trigger triggerOf(HeldItem held) {
+    return observability.queueAddsObservable() ? held.trigger() : Trigger.UNKNOWN;
+  }
+
+  /**
+   * A reconcile with {@code trigger} ended with {@code result} after {@code nanos}, on the thread whose
+   * {@link ThreadContext#lastRow} is {@code row}.
+   */
+  public void reconciled(LastRow row, Trigger trigger, ReconcileResult result, long nanos) {
     int at = trigger.ordinal() * PER_TRIGGER;
-    rows.add(context, at + RESULTS_AT + result.ordinal(), 1);
-    rows.add(context, at + DURATION_AT + DURATION_BUCKETS.indexOf(nanos), 1);
-    rows.add(context, at + DURATION_AT + DURATION_BUCKETS.count(), nanos);
+    rows.add(row, at + RESULTS_AT + result.ordinal(), 1);
+    rows.add(row, at + DURATION_AT + DURATION_BUCKETS.indexOf(nanos), 1);
+    rows.add(row, at + DURATION_AT + DURATION_BUCKETS.count(), nanos);
   }
 
-  /** A reconcile with {@code trigger}, counted in {@link #reconciled}, had {@code effect}. */
-  public void reconcileEffect(ThreadContext context, Trigger trigger, ReconcileEffect effect) {
-    rows.add(context, trigger.ordinal() * PER_TRIGGER + EFFECTS_AT + effect.ordinal(), 1);
+  /**
+   * A reconcile with {@code trigger}, counted in {@link #reconciled}, had {@code effect} as far as its
+   * writes were seen: {@code changed} while some writes may go unseen.
+   */
+  public void reconcileEffect(LastRow row, Trigger trigger, ReconcileEffect effect) {
+    ReconcileEffect counted = observability.writesObservable() ? effect : ReconcileEffect.CHANGED;
+    rows.add(row, trigger.ordinal() * PER_TRIGGER + EFFECTS_AT + counted.ordinal(), 1);
   }
 
   /** A reconcile (or handler call) with {@code trigger} sent an API request. */

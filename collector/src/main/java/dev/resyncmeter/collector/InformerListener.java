@@ -4,7 +4,7 @@ package dev.resyncmeter.collector;
  * One informer listener (what an informer keeps for one registered handler) and the life of the
  * handler call it makes now: it {@linkplain #callStarting starts} on the thread that runs the
  * listener, an update {@linkplain #updateSeen tells} its cause and resource versions, the queue adds
- * made meanwhile on that thread are counted ({@link HandlerCallTracker}), and it {@linkplain
+ * made meanwhile on that thread are counted (the thread's {@link HandlerCall}), and it {@linkplain
  * #callFinished finishes} with its outcome. Every library's informer unit drives this one lifecycle;
  * each subclass says only how its library names the handler and whether its drops can be seen.
  *
@@ -15,7 +15,7 @@ public abstract class InformerListener {
   private final Object handler;
 
   // The handler call in progress.
-  private ThreadContext callContext;
+  private HandlerCall call;
   private boolean inCall;
   private NotificationType callType;
   /** Null unless the call is an update whose cause was told. */
@@ -45,16 +45,17 @@ public abstract class InformerListener {
   }
 
   /**
-   * A handler method starts on {@code context}'s thread. True when this is the listener calling its
-   * own handler, and no call of it is open: the scope is opened. False for anything else (a wrapper's
-   * delegate, a super call, application code calling a handler directly): those are not notifications.
+   * A handler method starts on the thread whose handler call is {@code call}. True when this is the
+   * listener calling its own handler, and no call of it is open: the scope is opened. False for
+   * anything else (a wrapper's delegate, a super call, application code calling a handler directly):
+   * those are not notifications.
    */
-  public final boolean callStarting(ThreadContext context, Object calledHandler, NotificationType type) {
-    if (calledHandler != handler || inCall || !HandlerCallTracker.begin(context)) {
+  public final boolean callStarting(HandlerCall call, Object calledHandler, NotificationType type) {
+    if (calledHandler != handler || inCall || !call.begin()) {
       return false;
     }
     inCall = true;
-    callContext = context;
+    this.call = call;
     callType = type;
     cause = null;
     return true;
@@ -68,7 +69,7 @@ public abstract class InformerListener {
   public final void updateSeen(boolean sync, boolean sameInstance, String oldVersion, String newVersion) {
     cause = NoopUpdateClassifier.cause(sync, sameInstance);
     unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
-    HandlerCallTracker.classify(callContext, Trigger.ofHandlerCall(NotificationType.UPDATE, cause, unchanged));
+    call.classify(Trigger.ofHandlerCall(NotificationType.UPDATE, cause, unchanged));
   }
 
   /**
@@ -78,7 +79,7 @@ public abstract class InformerListener {
    */
   public final void callFinished(boolean counting) {
     inCall = false;
-    boolean enqueued = HandlerCallTracker.end(callContext) > 0;
+    boolean enqueued = call.end() > 0;
     UpdateCause updateCause = cause;
     cause = null;
     if (!counting) {

@@ -1,6 +1,6 @@
 package dev.resyncmeter.collector;
 
-/** Names of the Prometheus labels in the metric contract (DESIGN section 3). */
+/** Names of the Prometheus labels of the exported series (docs/metrics.md lists them). */
 final class LabelNames {
   static final String KIND = "kind";
   static final String HANDLER = "handler";

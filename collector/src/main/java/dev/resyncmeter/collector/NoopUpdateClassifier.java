@@ -1,8 +1,10 @@
 package dev.resyncmeter.collector;
 
 /**
- * Classifies one {@code onUpdate(old, new)} call as DESIGN section 2 defines it. Pure functions: the
- * instrumentation supplies what it saw, this decides what it means.
+ * Classifies one {@code onUpdate(old, new)} call: its cause, whether its resource version changed,
+ * and its outcome (docs/measurement-model.md, "Updates: cause and resource version" and
+ * "Handler outcome"). Pure functions: the instrumentation supplies what it saw, this decides what it
+ * means.
  */
 public final class NoopUpdateClassifier {
 

@@ -15,59 +15,39 @@ final class QueueMetrics {
 
   private final String name;
   private final Labels labels;
-  private final List<QueueTracker> live = new ArrayList<>();
-  // Totals of retired trackers.
-  private long retiredAdds;
-  private long retiredRetries;
-  private final long[] retiredTriggerAdds = new long[TRIGGERS.length];
-  private final long[] retiredQueueDuration = SerialHistogram.totals(Buckets.CLIENT_GO_WORKQUEUE);
-  private final long[] retiredWorkDuration = SerialHistogram.totals(Buckets.CLIENT_GO_WORKQUEUE);
+  private final List<QueueCounts> live = new ArrayList<>();
+  /** What queues of this name that were collected counted. */
+  private final Totals retired = new Totals();
 
   QueueMetrics(String name) {
     this.name = name;
     this.labels = Labels.of("name", name);
   }
 
-  synchronized void join(QueueTracker tracker) {
-    live.add(tracker);
+  synchronized void join(QueueCounts queue) {
+    live.add(queue);
   }
 
-  synchronized void retire(QueueTracker tracker) {
-    if (!live.remove(tracker)) {
-      return;
+  synchronized void retire(QueueCounts queue) {
+    if (live.remove(queue)) {
+      retired.add(queue);
     }
-    retiredAdds += Cells.read(tracker.cells, QueueTracker.ADDS);
-    retiredRetries += tracker.retries.sum();
-    for (Trigger trigger : TRIGGERS) {
-      retiredTriggerAdds[trigger.ordinal()] += triggerAdds(tracker, trigger);
-    }
-    tracker.queueDuration.addTo(retiredQueueDuration);
-    tracker.workDuration.addTo(retiredWorkDuration);
-  }
-
-  private static long triggerAdds(QueueTracker tracker, Trigger trigger) {
-    return Cells.read(tracker.cells, QueueTracker.TRIGGER_ADDS + trigger.ordinal()) + tracker.triggerAddsOutsideLock[trigger.ordinal()].sum();
   }
 
   synchronized void export(Export out) {
-    long adds = retiredAdds;
-    long retries = retiredRetries;
+    Totals totals = retired.copy();
     long depth = 0;
-    long[] triggerAdds = retiredTriggerAdds.clone();
-    long[] queueDuration = retiredQueueDuration.clone();
-    long[] workDuration = retiredWorkDuration.clone();
     double[] unfinishedAndLongest = new double[2];
-    for (QueueTracker tracker : live) {
-      adds += Cells.read(tracker.cells, QueueTracker.ADDS);
-      retries += tracker.retries.sum();
-      depth += tracker.depth();
-      for (Trigger trigger : TRIGGERS) {
-        triggerAdds[trigger.ordinal()] += triggerAdds(tracker, trigger);
-      }
-      tracker.queueDuration.addTo(queueDuration);
-      tracker.workDuration.addTo(workDuration);
-      tracker.addProcessing(unfinishedAndLongest);
+    for (QueueCounts queue : live) {
+      totals.add(queue);
+      depth += queue.depth();
+      queue.addProcessing(unfinishedAndLongest);
     }
+    long adds = totals.adds;
+    long retries = totals.retries;
+    long[] triggerAdds = totals.triggerAdds;
+    long[] queueDuration = totals.queueDuration;
+    long[] workDuration = totals.workDuration;
     out.counter("workqueue_adds", "Total number of adds handled by workqueue", labels, adds);
     out.counter("workqueue_retries", "Total number of retries handled by workqueue", labels, retries);
     out.gauge("workqueue_depth", "Current depth of workqueue", labels, depth);
@@ -97,6 +77,35 @@ final class QueueMetrics {
             Labels.of("name", name, "trigger", trigger.label()),
             triggerAdds[trigger.ordinal()]);
       }
+    }
+  }
+
+  /** The counts of some queues of this name, added up. */
+  private static final class Totals {
+    long adds;
+    long retries;
+    long[] triggerAdds = new long[TRIGGERS.length];
+    long[] queueDuration = SerialHistogram.totals(Buckets.CLIENT_GO_WORKQUEUE);
+    long[] workDuration = SerialHistogram.totals(Buckets.CLIENT_GO_WORKQUEUE);
+
+    void add(QueueCounts queue) {
+      adds += queue.adds();
+      retries += queue.retries();
+      for (Trigger trigger : TRIGGERS) {
+        triggerAdds[trigger.ordinal()] += queue.triggerAdds(trigger);
+      }
+      queue.queueDuration.addTo(queueDuration);
+      queue.workDuration.addTo(workDuration);
+    }
+
+    Totals copy() {
+      Totals copy = new Totals();
+      copy.adds = adds;
+      copy.retries = retries;
+      copy.triggerAdds = triggerAdds.clone();
+      copy.queueDuration = queueDuration.clone();
+      copy.workDuration = workDuration.clone();
+      return copy;
     }
   }
 }

@@ -2,8 +2,7 @@ package dev.resyncmeter.collector;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 /**
  * Follows the items of one workqueue from add to done: client-go's workqueue metrics, the trigger
@@ -14,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
  * the queue's order and this state needs no lock of its own. Waiting items are mirrored in a ring
  * in the queue's own FIFO order (the host appends and takes from the head), so the common path is
  * array writes: no per-item map entry, no allocation, at most one clock read per operation (done
- * reads none after a timed reconcile of its item: see {@link ThreadContext#reconcileEnded}). Maps hold only
+ * reads none after a timed reconcile of its item: see {@link HeldItem#reconcileEnded}). Maps hold only
  * what must merge: the triggers of deduplicated adds of a waiting item, and items added again while
  * a worker processes them.
  */
@@ -27,24 +26,14 @@ public final class QueueTracker {
     RATE_LIMITED
   }
 
-  private static final Trigger[] TRIGGERS = Trigger.values();
-
-  // Cells written under the queue's lock (see Cells).
-  static final int ADDS = 0;
-  static final int DEPTH = 1;
-  /** Then one cell per trigger: plain add calls made outside any other add call. */
-  static final int TRIGGER_ADDS = 2;
-
-  private final ResyncMetrics registry;
+  /** The meters of a queue name, which this queue's counts join at its first count. */
+  private final Function<String, QueueMetrics> metersOfName;
+  private final Observability observability;
   private volatile String name;
   private volatile QueueMetrics meters;
 
-  final long[] cells = new long[TRIGGER_ADDS + TRIGGERS.length];
-  /** Delayed and rate-limited add calls by trigger: made outside the queue's lock. */
-  final LongAdder[] triggerAddsOutsideLock = HandlerMetrics.adders(TRIGGERS.length);
-  final LongAdder retries = new LongAdder();
-  final SerialHistogram queueDuration = new SerialHistogram(Buckets.CLIENT_GO_WORKQUEUE);
-  final SerialHistogram workDuration = new SerialHistogram(Buckets.CLIENT_GO_WORKQUEUE);
+  private final QueueCounts counts = new QueueCounts();
+  private final DelayedAdds delayedAdds = new DelayedAdds();
 
   // The waiting items, in the queue's order. A null trigger: an item whose add was not seen.
   private Object[] ringItems = new Object[INITIAL_RING];
@@ -64,20 +53,20 @@ public final class QueueTracker {
   /** Items added while a worker processes them: the queue takes them in again at done. */
   private final Map<Object, WaitingForDone> addedWhileProcessed = new HashMap<>();
 
-  // Items being processed: one slot each, its start time read by the gauges (0: a free slot).
-  private Object[] processingItems = new Object[4];
-  private volatile long[] processingStartedAt = new long[4];
-
-  /**
-   * Triggers of delayed adds that the queue accepted and has not fired yet: the later add keeps the
-   * trigger it was given. An entry lives only while the queue holds the delayed add.
-   */
-  private final Map<Object, Trigger> pendingDelayed = new ConcurrentHashMap<>();
-  private volatile boolean shutDown;
-
-  QueueTracker(ResyncMetrics registry, String name) {
-    this.registry = registry;
+  QueueTracker(String name, Function<String, QueueMetrics> metersOfName, Observability observability) {
     this.name = name;
+    this.metersOfName = metersOfName;
+    this.observability = observability;
+  }
+
+  /** The tracker of {@code queue} if the thread of {@code context} used that queue last, else null: found without a map lookup. */
+  public static QueueTracker lastUsed(ThreadContext context, Object queue) {
+    return (QueueTracker) context.lastQueue().trackerOf(queue);
+  }
+
+  /** The thread of {@code context} uses {@code queue}, whose tracker is {@code tracker}. */
+  public static void used(ThreadContext context, Object queue, QueueTracker tracker) {
+    context.lastQueue().remember(queue, tracker);
   }
 
   /** Names the queue after its controller; only before its first count. */
@@ -94,7 +83,9 @@ public final class QueueTracker {
     if (meters == null) {
       synchronized (this) {
         if (meters == null) {
-          meters = registry.queueMetrics(name, this);
+          QueueMetrics joined = metersOfName.apply(name);
+          joined.join(counts);
+          meters = joined;
         }
       }
     }
@@ -104,104 +95,53 @@ public final class QueueTracker {
   public void retire() {
     QueueMetrics m = meters;
     if (m != null) {
-      m.retire(this);
+      m.retire(counts);
     }
   }
 
   // ---- add calls -------------------------------------------------------------------------------
 
   /**
-   * An add call starts on this thread. The outermost call of a nest (a rate-limited add calls a
-   * delayed add, which calls a plain add) decides the trigger and counts it; inner calls inherit it.
+   * An add call starts on the thread of {@code context}. The outermost call of a nest (a rate-limited
+   * add calls a delayed add, which calls a plain add) decides the trigger and counts it; inner calls
+   * inherit it.
    */
   public Trigger addCallStarted(ThreadContext context, Object item, AddKind kind) {
-    if (context.addDepth++ > 0) {
-      return context.addTrigger;
+    AddCall call = context.addCall();
+    if (!call.enter()) {
+      return call.trigger();
     }
     bind();
-    if (kind == AddKind.PLAIN && context.firesDelayedAdds) {
+    if (kind == AddKind.PLAIN && call.firingDelayedAdd()) {
       // A delayed add firing: not a call of the application's, so not counted again.
-      Trigger pending = pendingDelayed.isEmpty() ? null : pendingDelayed.remove(item);
-      context.addTrigger = pending == null ? Trigger.OTHER : pending;
-      return context.addTrigger;
+      Trigger pending = delayedAdds.fired(item);
+      Trigger trigger = pending == null ? Trigger.OTHER : pending;
+      call.decided(trigger);
+      return trigger;
     }
     Trigger trigger = triggerOf(context, item, kind);
-    context.addTrigger = trigger;
     if (kind == AddKind.PLAIN) {
-      Cells.add(cells, TRIGGER_ADDS + trigger.ordinal(), 1); // a plain add runs under the queue's lock
+      call.decided(trigger);
+      counts.plainAddCalled(trigger); // a plain add runs under the queue's lock
     } else {
-      context.addTracker = this;
-      context.addItem = item;
-      triggerAddsOutsideLock[trigger.ordinal()].increment();
-      if (kind == AddKind.RATE_LIMITED) {
-        retries.increment();
-      }
+      call.decided(trigger, delayedAdds, item);
+      counts.addCalledOutsideLock(trigger, kind == AddKind.RATE_LIMITED);
     }
     return trigger;
   }
 
-  /** The add call of {@link #addCallStarted} returned. */
-  public static void addCallFinished(ThreadContext context) {
-    if (context.addDepth == 0) {
-      return; // its start was not recorded (the instrumentation was off): nothing to close
-    }
-    if (--context.addDepth > 0) {
-      return;
-    }
-    context.addTracker = null;
-    context.addItem = null;
-    context.addPending = null;
-  }
-
   private Trigger triggerOf(ThreadContext context, Object item, AddKind kind) {
-    Trigger inHandler = HandlerCallTracker.currentTrigger(context);
+    Trigger inHandler = context.handlerCall().trigger();
     if (inHandler != null) {
       return inHandler;
     }
-    if (kind != AddKind.PLAIN && context.heldTracker == this && context.heldItem != null && context.heldItem.equals(item)) {
-      context.heldRequeued = true;
+    HeldItem held = context.held();
+    if (kind != AddKind.PLAIN && held.holds(this, item)) {
+      held.requeue();
       return Trigger.REQUEUE;
     }
     // the application's own add, unless an informer instrumentation is off: then a handler may have made it
-    return HandlerCallTracker.handlerCallsObservable() ? Trigger.OTHER : Trigger.UNKNOWN;
-  }
-
-  /**
-   * The delayed add called on this thread is being handed to the queue's delaying thread, which may
-   * fire it at once: its trigger is recorded now. A delayed add the queue drops before this (it is
-   * shut down) or that needs no wait (no delay) leaves nothing behind.
-   */
-  public static void delayedAddWaiting(ThreadContext context) {
-    if (context.addDepth > 0 && context.addTracker != null) {
-      context.addTracker.recordPending(context);
-    }
-  }
-
-  /** The queue refused the delayed add of {@link #delayedAddWaiting} (its buffer was full): it never fires. */
-  public static void delayedAddRefused(ThreadContext context) {
-    if (context.addDepth > 0 && context.addTracker != null && context.addPending != null) {
-      context.addTracker.forgetPending(context.addItem, context.addPending, context.addPendingBefore);
-      context.addPending = null;
-    }
-  }
-
-  private void recordPending(ThreadContext context) {
-    context.addPendingBefore = pendingDelayed.get(context.addItem);
-    context.addPending = pendingDelayed.merge(context.addItem, context.addTrigger, Trigger::merge);
-    if (shutDown) {
-      // Shut down while the add was on its way: the delaying thread has stopped, nothing will fire.
-      forgetPending(context.addItem, context.addPending, null);
-      context.addPending = null;
-    }
-  }
-
-  /** Takes back a recorded trigger unless the add fired meanwhile (then it is gone already). */
-  private void forgetPending(Object item, Trigger recorded, Trigger before) {
-    if (before == null) {
-      pendingDelayed.remove(item, recorded);
-    } else {
-      pendingDelayed.replace(item, recorded, before);
-    }
+    return observability.handlerCallsObservable() ? Trigger.OTHER : Trigger.UNKNOWN;
   }
 
   /**
@@ -209,13 +149,7 @@ public final class QueueTracker {
    * Waiting items stay tracked: workers may still take them.
    */
   public void shutDown() {
-    shutDown = true;
-    pendingDelayed.clear();
-  }
-
-  /** Marks this thread as the one that fires a delaying queue's delayed adds. */
-  public static void firesDelayedAdds(ThreadContext context) {
-    context.firesDelayedAdds = true;
+    delayedAdds.shutDown();
   }
 
   // ---- queue state (called under the queue's lock) ---------------------------------------------
@@ -230,13 +164,13 @@ public final class QueueTracker {
       return;
     }
     bind();
-    Trigger trigger = context.addTrigger == null ? Trigger.OTHER : context.addTrigger;
+    Trigger called = context.addCall().trigger();
+    Trigger trigger = called == null ? Trigger.OTHER : called;
     if (!dirtyGrew) {
       merge(item, trigger);
       return;
     }
-    Cells.add(cells, ADDS, 1);
-    Cells.add(cells, DEPTH, 1);
+    counts.accepted();
     long now = System.nanoTime();
     if (queueGrew) {
       push(item, now, trigger);
@@ -290,11 +224,11 @@ public final class QueueTracker {
       long addedAt = ringAddedAt[ringHead];
       pop();
       if (ringTrigger != null) {
-        Cells.add(cells, DEPTH, -1);
+        counts.left();
       }
       if (ringItem == item || ringItem.equals(item)) {
         if (ringTrigger != null && !unseen) {
-          queueDuration.record(now - addedAt);
+          counts.queueDuration.record(now - addedAt);
         }
         trigger = ringTrigger;
         takenAt = unseen && ringTrigger != null ? addedAt : now;
@@ -317,36 +251,20 @@ public final class QueueTracker {
     if (!mergedWhileWaiting.isEmpty()) {
       trigger = Trigger.merge(trigger, mergedWhileWaiting.remove(item));
     }
-    context.heldTracker = this;
-    context.heldItem = item;
-    context.heldTrigger = trigger;
-    context.heldSlot = startProcessing(item, takenAt);
-    // seen late, after the reconcile of the item: what it did is known already
-    boolean threw = context.heldReconcileThrew;
-    context.took(takenAt);
-    context.heldReconcileThrew = unseen && threw;
+    context.held().took(this, item, trigger, counts.startProcessing(item, takenAt), takenAt, unseen);
     return trigger;
   }
 
   /** The worker is done with {@code item}; {@code requeued}: it was added while processed and waits again. */
   public void done(ThreadContext context, Object item, boolean requeued) {
     bind();
-    boolean held = context.heldTracker == this && context.heldItem != null && (context.heldItem == item || context.heldItem.equals(item));
-    // Done follows the reconcile of the held item: the reconcile's end is the work's end.
-    long now = held && context.reconcileEndUnclaimed ? context.reconcileEndedAt : System.nanoTime();
-    int slot = held ? context.heldSlot : processingSlotOf(item);
-    if (held) {
-      context.heldTracker = null;
-      context.heldItem = null;
-      context.heldTrigger = null;
-      context.heldSlot = -1;
-      context.reconcileEndUnclaimed = false;
-    }
-    if (slot >= 0 && processingItems[slot] != null) {
-      long[] startedAt = processingStartedAt;
-      workDuration.record(now - startedAt[slot]);
-      processingItems[slot] = null;
-      Cells.set(startedAt, slot, 0);
+    HeldItem held = context.held();
+    if (held.holds(this, item)) {
+      int slot = held.slot();
+      // Done follows the reconcile of the held item: the reconcile's end is the work's end.
+      counts.finishProcessing(slot, held.release());
+    } else {
+      counts.finishProcessing(counts.processingSlotOf(item), System.nanoTime());
     }
     if (requeued) {
       WaitingForDone waiting = addedWhileProcessed.isEmpty() ? null : addedWhileProcessed.remove(item);
@@ -358,7 +276,7 @@ public final class QueueTracker {
     }
   }
 
-  // ---- the ring of waiting items and the slots of items in process -------------------------------
+  // ---- the ring of waiting items ------------------------------------------------------------------
 
   private void push(Object item, long addedAt, Trigger trigger) {
     if (ringSize == ringItems.length) {
@@ -405,63 +323,9 @@ public final class QueueTracker {
     ringHead = 0;
   }
 
-  private int startProcessing(Object item, long now) {
-    Object[] items = processingItems;
-    for (int i = 0; i < items.length; i++) {
-      if (items[i] == null) {
-        items[i] = item;
-        Cells.set(processingStartedAt, i, now);
-        return i;
-      }
-    }
-    int slot = items.length;
-    processingItems = java.util.Arrays.copyOf(items, slot * 2);
-    long[] startedAt = java.util.Arrays.copyOf(processingStartedAt, slot * 2);
-    startedAt[slot] = now;
-    processingItems[slot] = item;
-    processingStartedAt = startedAt;
-    return slot;
-  }
-
-  private int processingSlotOf(Object item) {
-    Object[] items = processingItems;
-    for (int i = 0; i < items.length; i++) {
-      if (items[i] != null && items[i].equals(item)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  // ---- gauges (read by a scrape, without the queue's lock) ---------------------------------------
-
-  long depth() {
-    return Cells.read(cells, DEPTH);
-  }
-
-  /** Seconds of work in process now, summed (negative: none), and the longest of them. */
-  void addProcessing(double[] unfinishedAndLongest) {
-    long now = System.nanoTime();
-    long[] startedAt = processingStartedAt;
-    for (int i = 0; i < startedAt.length; i++) {
-      long started = Cells.read(startedAt, i);
-      if (started != 0) {
-        double seconds = (now - started) / 1e9;
-        unfinishedAndLongest[0] += seconds;
-        unfinishedAndLongest[1] = Math.max(unfinishedAndLongest[1], seconds);
-      }
-    }
-  }
-
   /** In-flight items the tracker keeps state for (for memory tests). */
   int trackedItems() {
-    int processing = 0;
-    for (Object item : processingItems) {
-      if (item != null) {
-        processing++;
-      }
-    }
-    return ringSize + mergedWhileWaiting.size() + addedWhileProcessed.size() + pendingDelayed.size() + takenUnseen.size() + processing;
+    return ringSize + mergedWhileWaiting.size() + addedWhileProcessed.size() + delayedAdds.size() + takenUnseen.size() + counts.processing();
   }
 
   private static final class WaitingForDone {

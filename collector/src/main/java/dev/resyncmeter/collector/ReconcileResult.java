@@ -1,20 +1,10 @@
 package dev.resyncmeter.collector;
 
 /** How a reconcile ended. The label value is the Prometheus {@code result}. */
-public enum ReconcileResult {
-  SUCCESS("success"),
+public enum ReconcileResult implements LabelValue {
+  SUCCESS,
   /** The reconciler asked to be called again for the item. */
-  REQUEUE("requeue"),
+  REQUEUE,
   /** The reconciler threw. */
-  ERROR("error");
-
-  private final String label;
-
-  ReconcileResult(String label) {
-    this.label = label;
-  }
-
-  public String label() {
-    return label;
-  }
+  ERROR
 }

@@ -19,13 +19,6 @@ public final class ResyncMetrics {
   /** Distinct values kept per label (kind, handler, controller, queue name, component) by default. */
   public static final int DEFAULT_MAX_VALUES_PER_LABEL = 200;
 
-  /**
-   * What a label value past its label's cap is exported as. Angle brackets keep it apart from real
-   * values: a Kubernetes kind is alphanumeric and a Java class name cannot hold them; only a controller
-   * named so on purpose (controller names are free text) could meet it.
-   */
-  public static final String OVERFLOW = "<overflow>";
-
   private final OnDemandRegistry registry = new OnDemandRegistry(this::collectCounts);
   private final Map<String, InformerMetrics> informers = new ConcurrentHashMap<>();
   private final Map<HandlerKey, HandlerMetrics> handlers = new ConcurrentHashMap<>();
@@ -38,13 +31,24 @@ public final class ResyncMetrics {
   private final CappedLabel queueNames;
   private final CappedLabel components;
   private final RestClientMetrics restClient;
+  private final Observability observability;
 
   public ResyncMetrics() {
-    this(DEFAULT_MAX_VALUES_PER_LABEL);
+    this(new Observability());
+  }
+
+  /** Counts what {@code observability} says the instrumentation can see. */
+  public ResyncMetrics(Observability observability) {
+    this(DEFAULT_MAX_VALUES_PER_LABEL, observability);
   }
 
   /** Keeps at most {@code maxValuesPerLabel} distinct values of each label; later ones overflow. */
   public ResyncMetrics(int maxValuesPerLabel) {
+    this(maxValuesPerLabel, new Observability());
+  }
+
+  public ResyncMetrics(int maxValuesPerLabel, Observability observability) {
+    this.observability = observability;
     kinds = new CappedLabel(registry, LabelNames.KIND, maxValuesPerLabel);
     handlerNames = new CappedLabel(registry, LabelNames.HANDLER, maxValuesPerLabel);
     controllerNames = new CappedLabel(registry, "controller", maxValuesPerLabel);
@@ -85,20 +89,23 @@ public final class ResyncMetrics {
         new HandlerKey(kinds.admit(kind), handlerNames.admit(handler)), key -> new HandlerMetrics(registry, key.kind, key.handler));
   }
 
+  /** What the instrumentation feeding this collector can see now; its parts tell it. */
+  public Observability observability() {
+    return observability;
+  }
+
   /** A tracker for one workqueue; {@code name} may still change to its controller's before first use. */
   public QueueTracker queue(String name) {
-    return new QueueTracker(this, name);
+    return new QueueTracker(name, this::queueMetrics, observability);
   }
 
   /** Queues of one name are exported together: their counts and gauges add up. */
-  QueueMetrics queueMetrics(String name, QueueTracker tracker) {
-    QueueMetrics metrics = queues.computeIfAbsent(queueNames.admit(name), QueueMetrics::new);
-    metrics.join(tracker);
-    return metrics;
+  private QueueMetrics queueMetrics(String name) {
+    return queues.computeIfAbsent(queueNames.admit(name), QueueMetrics::new);
   }
 
   public ControllerMetrics controller(String name) {
-    return controllers.computeIfAbsent(controllerNames.admit(name), ControllerMetrics::new);
+    return controllers.computeIfAbsent(controllerNames.admit(name), admitted -> new ControllerMetrics(admitted, observability));
   }
 
   /** The REST client meters: every HTTP request the client library sends. */
@@ -113,19 +120,12 @@ public final class ResyncMetrics {
    * made by neither (an informer's list and watch, leader election, other threads) does not count here.
    */
   public void apiRequestSent(ThreadContext context, ApiVerb verb, String handlerLabel) {
-    ControllerMetrics reconciling = context.reconciling;
-    if (reconciling != null) {
-      if (verb.writes()) {
-        context.writeSent();
-      }
-      if (context.reconcilingTrigger == null) {
-        context.requestUntriggered(verb);
-      } else {
-        reconciling.apiRequested(context.reconcilingTrigger, verb);
-      }
+    Reconcile reconcile = context.reconcile();
+    if (reconcile.running()) {
+      reconcile.requestSent(verb);
       return;
     }
-    Trigger handlerTrigger = HandlerCallTracker.currentTrigger(context);
+    Trigger handlerTrigger = context.handlerCall().trigger();
     if (handlerTrigger != null && handlerLabel != null) {
       controller(handlerLabel).apiRequested(handlerTrigger, verb);
     }

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * and no cache line moving between cores on every count, as a shared counter's does (a {@code
  * LongAdder} still pays a compare-and-swap per count). A scrape sums the rows.
  *
- * <p>A thread finds its row through its {@link ThreadContext} (one entry: a worker counts for one
+ * <p>A thread finds its row through its {@link LastRow} (one entry: a worker counts for one
  * controller). Rows outlive their threads, as their counts must; past {@link #MAX_ROWS} threads, the
  * rest share one row and add to it atomically, so a host that keeps making threads holds a bounded
  * number of rows.
@@ -30,12 +30,12 @@ final class ThreadRows {
     this.sharedRow = new long[width];
   }
 
-  /** Adds {@code delta} to cell {@code i} of the calling thread's row; {@code context} is that thread's own. */
-  void add(ThreadContext context, int i, long delta) {
-    long[] row = context.cachedRow(this);
+  /** Adds {@code delta} to cell {@code i} of the calling thread's row; {@code last} is that thread's own. */
+  void add(LastRow last, int i, long delta) {
+    long[] row = last.of(this);
     if (row == null) {
       row = rowOfThread.get();
-      context.cacheRow(this, row);
+      last.remember(this, row);
     }
     if (row == sharedRow) {
       Cells.addAtomically(row, i, delta);

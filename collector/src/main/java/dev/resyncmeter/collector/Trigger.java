@@ -1,33 +1,24 @@
 package dev.resyncmeter.collector;
 
 /**
- * What caused a workqueue add, and so the reconcile that takes the item (DESIGN section 2). Declared
- * weakest first: while an item waits, its triggers merge into the strongest.
+ * What caused a workqueue add, and so the reconcile that takes the item (docs/measurement-model.md,
+ * "Triggers of a reconcile"). Declared weakest first: while an item waits, its triggers merge into
+ * the strongest.
  */
-public enum Trigger {
-  RESYNC_NOOP("resync_noop"),
-  RELIST_NOOP("relist_noop"),
-  WATCH_NOOP("watch_noop"),
-  PERIODIC("periodic"),
-  REQUEUE("requeue"),
-  OTHER("other"),
+public enum Trigger implements LabelValue {
+  RESYNC_NOOP,
+  RELIST_NOOP,
+  WATCH_NOOP,
+  PERIODIC,
+  REQUEUE,
+  OTHER,
   /**
    * Work whose add the agent did not see: it waited in a queue, or its timer was set, before the agent
    * was attached. Stronger than every trigger but {@code change}, so a no-op add merged into it never
    * claims a reconcile that was due for a reason unseen.
    */
-  UNKNOWN("unknown"),
-  CHANGE("change");
-
-  private final String label;
-
-  Trigger(String label) {
-    this.label = label;
-  }
-
-  public String label() {
-    return label;
-  }
+  UNKNOWN,
+  CHANGE;
 
   /** True for the triggers a ResourceVersion check would have skipped: the resync cost. */
   public boolean noop() {

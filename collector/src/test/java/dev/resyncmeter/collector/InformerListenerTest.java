@@ -34,7 +34,7 @@ class InformerListenerTest {
 
   @AfterEach
   void noScopeLeftOpen() {
-    assertThat(HandlerCallTracker.currentTrigger(context)).isNull();
+    assertThat(context.handlerCall().trigger()).isNull();
   }
 
   private String scrape() {
@@ -44,10 +44,10 @@ class InformerListenerTest {
   @Test
   void aResyncNoopUpdateThatAddsToAQueueIsEnqueuedAndItsAddsCarryItsTrigger() {
     Listener listener = new Listener(true);
-    assertThat(listener.callStarting(context, handler, NotificationType.UPDATE)).isTrue();
+    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE)).isTrue();
     listener.updateSeen(true, true, "7", "7");
-    assertThat(HandlerCallTracker.currentTrigger(context)).isEqualTo(Trigger.RESYNC_NOOP);
-    HandlerCallTracker.queueAdded(context);
+    assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.RESYNC_NOOP);
+    context.handlerCall().queueAdded();
     listener.callFinished(true);
 
     assertThat(scrape())
@@ -58,11 +58,11 @@ class InformerListenerTest {
   @Test
   void aNoopUpdateThatAddsNothingIsDroppedWhereDropsAreSeenAndUnknownElsewhere() {
     Listener seen = new Listener(true);
-    seen.callStarting(context, handler, NotificationType.UPDATE);
+    seen.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
     seen.updateSeen(true, false, "7", "7");
     seen.callFinished(true);
     Listener unseen = new Listener(false);
-    unseen.callStarting(context, handler, NotificationType.UPDATE);
+    unseen.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
     unseen.updateSeen(false, false, "8", "8");
     unseen.callFinished(true);
 
@@ -74,9 +74,9 @@ class InformerListenerTest {
   @Test
   void aChangedUpdateIsCountedByItsCauseAndItsAddsAreChanges() {
     Listener listener = new Listener(true);
-    listener.callStarting(context, handler, NotificationType.UPDATE);
+    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
     listener.updateSeen(false, false, "7", "8");
-    assertThat(HandlerCallTracker.currentTrigger(context)).isEqualTo(Trigger.CHANGE);
+    assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.CHANGE);
     listener.callFinished(true);
 
     assertThat(scrape())
@@ -87,9 +87,9 @@ class InformerListenerTest {
   @Test
   void addsAndDeletesAreCountedByType() {
     Listener listener = new Listener(true);
-    listener.callStarting(context, handler, NotificationType.ADD);
+    listener.callStarting(context.handlerCall(), handler, NotificationType.ADD);
     listener.callFinished(true);
-    listener.callStarting(context, handler, NotificationType.DELETE);
+    listener.callStarting(context.handlerCall(), handler, NotificationType.DELETE);
     listener.callFinished(true);
 
     assertThat(scrape())
@@ -100,7 +100,7 @@ class InformerListenerTest {
   @Test
   void anUpdateWhoseCauseWasNeverToldCountsAsANotificationOnly() {
     Listener listener = new Listener(true);
-    listener.callStarting(context, handler, NotificationType.UPDATE);
+    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
     listener.callFinished(true);
 
     assertThat(scrape())
@@ -111,10 +111,10 @@ class InformerListenerTest {
   @Test
   void anotherHandlerOrANestedCallOfTheSameListenerOpensNoCall() {
     Listener listener = new Listener(true);
-    assertThat(listener.callStarting(context, new Object(), NotificationType.ADD)).as("a delegate of the handler").isFalse();
-    assertThat(listener.callStarting(context, handler, NotificationType.ADD)).isTrue();
-    assertThat(listener.callStarting(context, handler, NotificationType.ADD)).as("a super call inside the call").isFalse();
-    assertThat(new Listener(true).callStarting(context, handler, NotificationType.ADD)).as("another listener's call inside it").isFalse();
+    assertThat(listener.callStarting(context.handlerCall(), new Object(), NotificationType.ADD)).as("a delegate of the handler").isFalse();
+    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.ADD)).isTrue();
+    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.ADD)).as("a super call inside the call").isFalse();
+    assertThat(new Listener(true).callStarting(context.handlerCall(), handler, NotificationType.ADD)).as("another listener's call inside it").isFalse();
     listener.callFinished(true);
 
     assertThat(scrape()).contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"add\"} 1.0");
@@ -123,12 +123,12 @@ class InformerListenerTest {
   @Test
   void aCallFinishedWhileItsUnitIsOffIsClosedButNotCounted() {
     Listener listener = new Listener(true);
-    listener.callStarting(context, handler, NotificationType.UPDATE);
+    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
     listener.updateSeen(true, true, "7", "7");
     listener.callFinished(false);
 
     assertThat(scrape()).doesNotContain("informer_notifications_total{").doesNotContain("informer_noop_updates_total{");
-    assertThat(listener.callStarting(context, handler, NotificationType.ADD)).as("the next call opens").isTrue();
+    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.ADD)).as("the next call opens").isTrue();
     listener.callFinished(true);
     assertThat(scrape()).contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"add\"} 1.0");
   }
@@ -136,11 +136,11 @@ class InformerListenerTest {
   @Test
   void theCauseOfOneUpdateDoesNotLeakIntoTheNextCall() {
     Listener listener = new Listener(true);
-    listener.callStarting(context, handler, NotificationType.UPDATE);
+    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
     listener.updateSeen(true, true, "7", "7");
     listener.callFinished(true);
-    listener.callStarting(context, handler, NotificationType.UPDATE);
-    assertThat(HandlerCallTracker.currentTrigger(context)).isEqualTo(Trigger.CHANGE);
+    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
+    assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.CHANGE);
     listener.callFinished(true);
 
     assertThat(scrape())

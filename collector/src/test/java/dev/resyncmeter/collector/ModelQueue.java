@@ -24,7 +24,7 @@ final class ModelQueue {
 
   synchronized void add(Object item) {
     ThreadContext context = ThreadContext.current();
-    HandlerCallTracker.queueAdded(context);
+    context.handlerCall().queueAdded();
     tracker.addCallStarted(context, item, AddKind.PLAIN);
     boolean wasShuttingDown = shuttingDown;
     int dirtyBefore = dirty.size();
@@ -40,7 +40,7 @@ final class ModelQueue {
       queue.add(item);
     } finally {
       tracker.added(context, item, wasShuttingDown, dirty.size() > dirtyBefore, queue.size() > queuedBefore);
-      QueueTracker.addCallFinished(context);
+      context.addCall().finished();
     }
   }
 
@@ -94,7 +94,7 @@ final class ModelQueue {
    */
   void addAfter(Object item, boolean delayed, boolean accepted) {
     ThreadContext context = ThreadContext.current();
-    HandlerCallTracker.queueAdded(context);
+    context.handlerCall().queueAdded();
     tracker.addCallStarted(context, item, AddKind.DELAYED);
     try {
       if (shuttingDown) {
@@ -104,24 +104,24 @@ final class ModelQueue {
         add(item);
         return;
       }
-      QueueTracker.delayedAddWaiting(context);
+      context.addCall().delayedAddWaiting();
       if (!accepted) {
-        QueueTracker.delayedAddRefused(context);
+        context.addCall().delayedAddRefused();
       }
     } finally {
-      QueueTracker.addCallFinished(context);
+      context.addCall().finished();
     }
   }
 
   /** {@code addRateLimited(item)}: a delayed add after the rate limiter's back-off. */
   void addRateLimited(Object item) {
     ThreadContext context = ThreadContext.current();
-    HandlerCallTracker.queueAdded(context);
+    context.handlerCall().queueAdded();
     tracker.addCallStarted(context, item, AddKind.RATE_LIMITED);
     try {
       addAfter(item, true, true);
     } finally {
-      QueueTracker.addCallFinished(context);
+      context.addCall().finished();
     }
   }
 
@@ -130,7 +130,7 @@ final class ModelQueue {
     Thread delaying =
         new Thread(
             () -> {
-              QueueTracker.firesDelayedAdds(ThreadContext.current());
+              ThreadContext.current().addCall().firesDelayedAdds();
               add(item);
             });
     delaying.start();

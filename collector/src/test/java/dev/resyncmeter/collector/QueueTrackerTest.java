@@ -15,30 +15,31 @@ import org.junit.jupiter.api.Test;
  */
 class QueueTrackerTest {
 
-  private final ResyncMetrics metrics = new ResyncMetrics();
+  private final Observability observability = new Observability();
+  private final ResyncMetrics metrics = new ResyncMetrics(observability);
   private final QueueTracker tracker = metrics.queue("q");
   private final ModelQueue queue = new ModelQueue(tracker);
   private final ThreadContext context = ThreadContext.current();
 
   @AfterEach
   void releaseThisThread() {
-    HandlerCallTracker.end(context);
-    if (context.heldItem != null) {
-      tracker.done(context, context.heldItem, false);
+    context.handlerCall().end();
+    if (context.held().item() != null) {
+      tracker.done(context, context.held().item(), false);
     }
   }
 
   private void addFromHandler(Object item, Trigger handlerTrigger) {
-    HandlerCallTracker.begin(context);
-    HandlerCallTracker.classify(context, handlerTrigger);
+    context.handlerCall().begin();
+    context.handlerCall().classify(handlerTrigger);
     queue.add(item);
-    HandlerCallTracker.end(context);
+    context.handlerCall().end();
   }
 
   /** Takes the next item and returns the trigger its worker reconciles it for. */
   private Trigger take(Object expectedItem) {
     assertThat(queue.get()).isEqualTo(expectedItem);
-    return context.heldTrigger();
+    return context.held().trigger();
   }
 
   private double value(String series) {
@@ -65,19 +66,15 @@ class QueueTrackerTest {
 
   @Test
   void withAnInformerInstrumentationOffAnAddOutsideASeenHandlerCallIsUnknown() {
-    HandlerCallTracker.handlerCallsBecameUnobservable();
-    try {
-      queue.add("a");
-      addFromHandler("b", Trigger.RESYNC_NOOP);
-      assertThat(take("a")).isEqualTo(Trigger.UNKNOWN);
-      tracker.done(context, "a", false);
-      // a handler call that is seen still tells its trigger
-      assertThat(take("b")).isEqualTo(Trigger.RESYNC_NOOP);
-      assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"unknown\"}")).isEqualTo(1);
-      assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"other\"}")).isZero();
-    } finally {
-      HandlerCallTracker.handlerCallsBecameObservable();
-    }
+    observability.handlerCallsBecameUnobservable();
+    queue.add("a");
+    addFromHandler("b", Trigger.RESYNC_NOOP);
+    assertThat(take("a")).isEqualTo(Trigger.UNKNOWN);
+    tracker.done(context, "a", false);
+    // a handler call that is seen still tells its trigger
+    assertThat(take("b")).isEqualTo(Trigger.RESYNC_NOOP);
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"unknown\"}")).isEqualTo(1);
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"other\"}")).isZero();
   }
 
   @Test
@@ -150,10 +147,10 @@ class QueueTrackerTest {
 
   @Test
   void aDelayedAddFromAHandlerKeepsTheHandlersTrigger() {
-    HandlerCallTracker.begin(context);
-    HandlerCallTracker.classify(context, Trigger.RELIST_NOOP);
+    context.handlerCall().begin();
+    context.handlerCall().classify(Trigger.RELIST_NOOP);
     queue.addAfter("a", true, true);
-    HandlerCallTracker.end(context);
+    context.handlerCall().end();
     queue.fireDelayedAdd("a");
     assertThat(take("a")).isEqualTo(Trigger.RELIST_NOOP);
   }
@@ -167,10 +164,10 @@ class QueueTrackerTest {
 
   @Test
   void aRefusedDelayedAddLeavesTheTriggerOfTheOneThatStillWaits() {
-    HandlerCallTracker.begin(context);
-    HandlerCallTracker.classify(context, Trigger.RESYNC_NOOP);
+    context.handlerCall().begin();
+    context.handlerCall().classify(Trigger.RESYNC_NOOP);
     queue.addAfter("a", true, true);
-    HandlerCallTracker.end(context);
+    context.handlerCall().end();
     queue.addAfter("a", true, false); // other, stronger, but refused: it never fires
     assertThat(tracker.trackedItems()).isEqualTo(1);
     queue.fireDelayedAdd("a");
@@ -199,10 +196,10 @@ class QueueTrackerTest {
 
   @Test
   void aDelayedAddWithoutDelayInsertsAtOnceAndLeavesNothingPending() {
-    HandlerCallTracker.begin(context);
-    HandlerCallTracker.classify(context, Trigger.WATCH_NOOP);
+    context.handlerCall().begin();
+    context.handlerCall().classify(Trigger.WATCH_NOOP);
     queue.addAfter("a", false, true);
-    HandlerCallTracker.end(context);
+    context.handlerCall().end();
     assertThat(take("a")).isEqualTo(Trigger.WATCH_NOOP);
     queue.done("a");
     assertThat(tracker.trackedItems()).isZero();
@@ -214,7 +211,7 @@ class QueueTrackerTest {
     int keys = 200_000;
     ExecutorService delaying = Executors.newSingleThreadExecutor();
     try {
-      delaying.submit(() -> QueueTracker.firesDelayedAdds(ThreadContext.current())).get();
+      delaying.submit(() -> ThreadContext.current().addCall().firesDelayedAdds()).get();
       for (int i = 0; i < keys; i++) {
         String key = "key-" + i;
         queue.add(key);
@@ -285,7 +282,7 @@ class QueueTrackerTest {
     queue.add("a");
     assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(2);
     queue.get();
-    Object a = context.heldItem;
+    Object a = context.held().item();
     queue.done(a);
     queue.get();
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
@@ -326,13 +323,13 @@ class QueueTrackerTest {
   void theWorkerKnowsWhetherItAskedForItsItemToComeBack() {
     queue.add("a");
     take("a");
-    assertThat(context.heldRequeued()).isFalse();
+    assertThat(context.held().requeued()).isFalse();
     queue.addRateLimited("a");
-    assertThat(context.heldRequeued()).isTrue();
+    assertThat(context.held().requeued()).isTrue();
     queue.done("a");
     queue.fireDelayedAdd("a");
     take("a");
-    assertThat(context.heldRequeued()).as("a fresh take").isFalse();
+    assertThat(context.held().requeued()).as("a fresh take").isFalse();
   }
 
   @Test
@@ -346,11 +343,11 @@ class QueueTrackerTest {
     assertThat(take("next")).isEqualTo(Trigger.RELIST_NOOP); // a take the agent sees passes both
     queue.done("next");
     queue.seenLate("changed");
-    assertThat(context.heldTrigger()).isEqualTo(Trigger.CHANGE);
-    assertThat(System.nanoTime() - context.heldSince()).as("timed from its add").isGreaterThanOrEqualTo(5_000_000);
+    assertThat(context.held().trigger()).isEqualTo(Trigger.CHANGE);
+    assertThat(System.nanoTime() - context.held().since()).as("timed from its add").isGreaterThanOrEqualTo(5_000_000);
     queue.done("changed");
     queue.seenLate("resynced");
-    assertThat(context.heldTrigger()).isEqualTo(Trigger.RESYNC_NOOP);
+    assertThat(context.held().trigger()).isEqualTo(Trigger.RESYNC_NOOP);
     queue.done("resynced");
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
     assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(3);
@@ -362,7 +359,7 @@ class QueueTrackerTest {
     queue.addUnseen("old");
     assertThat(queue.getUnseen()).isEqualTo("old");
     queue.seenLate("old");
-    assertThat(context.heldTrigger()).isEqualTo(Trigger.UNKNOWN);
+    assertThat(context.held().trigger()).isEqualTo(Trigger.UNKNOWN);
     queue.done("old");
     assertThat(tracker.trackedItems()).isZero();
   }
@@ -383,10 +380,10 @@ class QueueTrackerTest {
   void theWorkerKnowsTheTriggerOfTheItemItHoldsUntilDone() {
     addFromHandler("a", Trigger.RESYNC_NOOP);
     take("a");
-    assertThat(context.heldTrigger()).isEqualTo(Trigger.RESYNC_NOOP);
+    assertThat(context.held().trigger()).isEqualTo(Trigger.RESYNC_NOOP);
     queue.done("a");
-    assertThat(context.heldItem).isNull();
-    assertThat(context.heldTrigger()).isEqualTo(Trigger.OTHER);
+    assertThat(context.held().item()).isNull();
+    assertThat(context.held().trigger()).isEqualTo(Trigger.OTHER);
   }
 
   @Test
@@ -408,10 +405,10 @@ class QueueTrackerTest {
   void aReconcileOfTheHeldItemSharesItsClockReadsWithGetAndDone() throws InterruptedException {
     queue.add("a");
     take("a");
-    long start = context.reconcileStarted(); // the get's clock: no read of its own
-    assertThat(context.reconcileStarted()).as("a second reconcile reads the clock").isGreaterThanOrEqualTo(start);
+    long start = context.held().reconcileStarted(); // the get's clock: no read of its own
+    assertThat(context.held().reconcileStarted()).as("a second reconcile reads the clock").isGreaterThanOrEqualTo(start);
     Thread.sleep(20);
-    long end = context.reconcileEnded();
+    long end = context.held().reconcileEnded();
     Thread.sleep(200);
     queue.done("a"); // ends the work when the reconcile ended, not 200 ms later
     double workSeconds = value("workqueue_work_duration_seconds_sum{name=\"q\"}");

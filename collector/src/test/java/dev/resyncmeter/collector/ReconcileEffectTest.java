@@ -14,16 +14,16 @@ class ReconcileEffectTest {
 
   @AfterEach
   void forgetTheThreadsReconcile() {
-    context.reconcileOver();
-    context.takeReconcileEffect();
+    context.reconcile().over();
+    context.reconcile().takeEffect();
   }
 
   /** One reconcile on this thread: {@code body} sends and answers, then its effect. */
   private ReconcileEffect reconcile(Runnable body) {
-    context.reconcileBegan(controller, Trigger.RESYNC_NOOP);
+    context.reconcile().began(controller, Trigger.RESYNC_NOOP);
     body.run();
-    context.reconcileOver();
-    return context.takeReconcileEffect();
+    context.reconcile().over();
+    return context.reconcile().takeEffect();
   }
 
   private void send(ApiVerb verb) {
@@ -31,19 +31,18 @@ class ReconcileEffectTest {
   }
 
   @Test
-  void withAnInstrumentationOfRequestsOffEveryReconcileIsChangedNeverWaste() {
-    ReconcileEffect.writesBecameUnobservable();
-    try {
-      assertThat(reconcile(() -> send(ApiVerb.GET))).isEqualTo(ReconcileEffect.CHANGED);
-      assertThat(reconcile(() -> {
-        context.writeBase("41");
-        send(ApiVerb.UPDATE);
-        context.writeAnswered(200, context.takeWriteBase(), "41");
-      })).isEqualTo(ReconcileEffect.CHANGED);
-    } finally {
-      ReconcileEffect.writesBecameObservable();
-    }
-    assertThat(reconcile(() -> send(ApiVerb.GET))).isEqualTo(ReconcileEffect.NONE);
+  void withAnInstrumentationOfRequestsOffEveryReconcileCountsAsChangedNeverWaste() {
+    metrics.observability().writesBecameUnobservable();
+    controller.reconcileEffect(context.lastRow(), Trigger.RESYNC_NOOP, reconcile(() -> send(ApiVerb.GET)));
+    controller.reconcileEffect(context.lastRow(), Trigger.RESYNC_NOOP, reconcile(() -> {
+      context.reconcile().writeBase("41");
+      send(ApiVerb.UPDATE);
+      context.reconcile().writeAnswered(200, context.reconcile().takeWriteBase(), "41");
+    }));
+    assertThat(metrics.scrape(null).body())
+        .contains("controller_reconcile_effect_total{controller=\"c\",effect=\"changed\",trigger=\"resync_noop\"} 2.0")
+        .doesNotContain("effect=\"none\"")
+        .doesNotContain("effect=\"unchanged\"");
   }
 
   @Test
@@ -58,9 +57,9 @@ class ReconcileEffectTest {
   void anUpdateAnsweredWithTheVersionItHadIsUnchanged() {
     assertThat(reconcile(() -> {
       send(ApiVerb.GET);
-      context.writeBase("41");
+      context.reconcile().writeBase("41");
       send(ApiVerb.UPDATE);
-      context.writeAnswered(200, context.takeWriteBase(), "41");
+      context.reconcile().writeAnswered(200, context.reconcile().takeWriteBase(), "41");
     })).isEqualTo(ReconcileEffect.UNCHANGED);
   }
 
@@ -68,7 +67,7 @@ class ReconcileEffectTest {
   void anUpdateAnsweredWithANewVersionIsChanged() {
     assertThat(reconcile(() -> {
       send(ApiVerb.UPDATE);
-      context.writeAnswered(200, "41", "42");
+      context.reconcile().writeAnswered(200, "41", "42");
     })).isEqualTo(ReconcileEffect.CHANGED);
   }
 
@@ -76,13 +75,13 @@ class ReconcileEffectTest {
   void refusedWritesChangedNothing() {
     assertThat(reconcile(() -> {
       send(ApiVerb.UPDATE);
-      context.writeAnswered(409, "41", null);
+      context.reconcile().writeAnswered(409, "41", null);
       send(ApiVerb.CREATE);
-      context.writeAnswered(409, null, null);
+      context.reconcile().writeAnswered(409, null, null);
       send(ApiVerb.DELETE);
-      context.writeAnswered(404, null, null);
+      context.reconcile().writeAnswered(404, null, null);
       send(ApiVerb.PATCH);
-      context.writeAnswered(503, null, null);
+      context.reconcile().writeAnswered(503, null, null);
     })).isEqualTo(ReconcileEffect.UNCHANGED);
   }
 
@@ -91,17 +90,17 @@ class ReconcileEffectTest {
     // a create or delete that succeeded
     assertThat(reconcile(() -> {
       send(ApiVerb.CREATE);
-      context.writeAnswered(201, null, "7");
+      context.reconcile().writeAnswered(201, null, "7");
     })).isEqualTo(ReconcileEffect.CHANGED);
     // a patch whose version before is not known
     assertThat(reconcile(() -> {
       send(ApiVerb.PATCH);
-      context.writeAnswered(200, null, "7");
+      context.reconcile().writeAnswered(200, null, "7");
     })).isEqualTo(ReconcileEffect.CHANGED);
     // a write with no answer (-1: the connection failed)
     assertThat(reconcile(() -> {
       send(ApiVerb.UPDATE);
-      context.writeAnswered(-1, "7", null);
+      context.reconcile().writeAnswered(-1, "7", null);
     })).isEqualTo(ReconcileEffect.CHANGED);
     // a write sent and never answered where the agent looks
     assertThat(reconcile(() -> send(ApiVerb.DELETECOLLECTION))).isEqualTo(ReconcileEffect.CHANGED);
@@ -110,18 +109,18 @@ class ReconcileEffectTest {
   @Test
   void aWriteWhoseVersionBeforeIsUnknownIsComparedWithTheObjectTheReconcileWasHanded() {
     assertThat(reconcile(() -> {
-      context.reconcileHandedVersion("30");
+      context.reconcile().handedVersion("30");
       send(ApiVerb.PATCH);
-      context.writeAnswered(200, null, "30");
+      context.reconcile().writeAnswered(200, null, "30");
     })).isEqualTo(ReconcileEffect.UNCHANGED);
     assertThat(reconcile(() -> {
-      context.reconcileHandedVersion("30");
+      context.reconcile().handedVersion("30");
       send(ApiVerb.PATCH);
-      context.writeAnswered(200, null, "31");
+      context.reconcile().writeAnswered(200, null, "31");
     })).isEqualTo(ReconcileEffect.CHANGED);
     assertThat(reconcile(() -> {
       send(ApiVerb.PATCH);
-      context.writeAnswered(200, null, "30");
+      context.reconcile().writeAnswered(200, null, "30");
     })).as("the handed version is the last reconcile's only").isEqualTo(ReconcileEffect.CHANGED);
   }
 
@@ -129,18 +128,18 @@ class ReconcileEffectTest {
   void oneChangingWriteAmongUnchangedOnesMakesTheReconcileChanged() {
     assertThat(reconcile(() -> {
       send(ApiVerb.UPDATE);
-      context.writeAnswered(200, "5", "5");
+      context.reconcile().writeAnswered(200, "5", "5");
       send(ApiVerb.PATCH);
-      context.writeAnswered(200, "5", "6");
+      context.reconcile().writeAnswered(200, "5", "6");
       send(ApiVerb.UPDATE);
-      context.writeAnswered(409, "5", null);
+      context.reconcile().writeAnswered(409, "5", null);
     })).isEqualTo(ReconcileEffect.CHANGED);
   }
 
   @Test
   void moreAnswersThanWritesSentNeverHideAWrite() {
     assertThat(reconcile(() -> {
-      context.writeAnswered(200, "5", "5"); // an answer to a write sent before the reconcile
+      context.reconcile().writeAnswered(200, "5", "5"); // an answer to a write sent before the reconcile
       send(ApiVerb.CREATE);
     })).isEqualTo(ReconcileEffect.CHANGED);
   }
@@ -149,24 +148,24 @@ class ReconcileEffectTest {
   void eachReconcileStartsAfresh() {
     assertThat(reconcile(() -> send(ApiVerb.CREATE))).isEqualTo(ReconcileEffect.CHANGED);
     assertThat(reconcile(() -> {})).isEqualTo(ReconcileEffect.NONE);
-    context.writeBase("stale");
+    context.reconcile().writeBase("stale");
     assertThat(reconcile(() -> {
       send(ApiVerb.UPDATE);
-      context.writeAnswered(200, context.takeWriteBase(), "stale");
+      context.reconcile().writeAnswered(200, context.reconcile().takeWriteBase(), "stale");
     })).as("a base told outside a reconcile is not kept").isEqualTo(ReconcileEffect.CHANGED);
   }
 
   @Test
   void writesOutsideAReconcileAreNoReconcilesEffect() {
     send(ApiVerb.CREATE);
-    assertThat(context.takeReconcileEffect()).isEqualTo(ReconcileEffect.NONE);
+    assertThat(context.reconcile().takeEffect()).isEqualTo(ReconcileEffect.NONE);
   }
 
   @Test
   void effectsAreExportedByControllerTriggerAndEffect() {
-    controller.reconcileEffect(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
-    controller.reconcileEffect(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
-    controller.reconcileEffect(ThreadContext.current(), Trigger.PERIODIC, ReconcileEffect.CHANGED);
+    controller.reconcileEffect(context.lastRow(), Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
+    controller.reconcileEffect(context.lastRow(), Trigger.RESYNC_NOOP, ReconcileEffect.UNCHANGED);
+    controller.reconcileEffect(context.lastRow(), Trigger.PERIODIC, ReconcileEffect.CHANGED);
     assertThat(metrics.scrape(null).body())
         .contains("controller_reconcile_effect_total{controller=\"c\",effect=\"unchanged\",trigger=\"resync_noop\"} 2.0")
         .contains("controller_reconcile_effect_total{controller=\"c\",effect=\"changed\",trigger=\"periodic\"} 1.0")

@@ -148,9 +148,9 @@ class ResyncMetricsTest {
   @Test
   void controllersQueuesAndComponentsAreCappedEachOnItsOwn() {
     ResyncMetrics capped = new ResyncMetrics(1);
-    capped.controller("c1").reconciled(ThreadContext.current(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
-    capped.controller("c2").reconciled(ThreadContext.current(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
-    capped.controller("c3").reconciled(ThreadContext.current(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    capped.controller("c1").reconciled(ThreadContext.current().lastRow(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    capped.controller("c2").reconciled(ThreadContext.current().lastRow(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    capped.controller("c3").reconciled(ThreadContext.current().lastRow(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
     for (String name : new String[] {"q1", "q2"}) {
       new ModelQueue(capped.queue(name)).add("item");
     }
@@ -211,10 +211,10 @@ class ResyncMetricsTest {
   @Test
   void reconcileDurationsAreCumulativeBucketsWithTheirBoundsInclusive() {
     ControllerMetrics controller = metrics.controller("c");
-    controller.reconciled(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 5_000_000); // exactly 5 ms: le="0.005"
-    controller.reconciled(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 7_000_000);
-    controller.reconciled(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileResult.ERROR, 30_000_000);
-    controller.reconciled(ThreadContext.current(), Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 61_000_000_000L); // past the last bound
+    controller.reconciled(ThreadContext.current().lastRow(), Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 5_000_000); // exactly 5 ms: le="0.005"
+    controller.reconciled(ThreadContext.current().lastRow(), Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 7_000_000);
+    controller.reconciled(ThreadContext.current().lastRow(), Trigger.RESYNC_NOOP, ReconcileResult.ERROR, 30_000_000);
+    controller.reconciled(ThreadContext.current().lastRow(), Trigger.RESYNC_NOOP, ReconcileResult.SUCCESS, 61_000_000_000L); // past the last bound
     String series = "controller_reconcile_duration_seconds_bucket{controller=\"c\",trigger=\"resync_noop\",le=";
     assertThat(scrape())
         .contains(series + "\"0.005\"} 1\n")
@@ -252,7 +252,7 @@ class ResyncMetricsTest {
 
   @Test
   void theCollectorsOwnCountsServeInOpenMetricsToo() {
-    metrics.controller("c").reconciled(ThreadContext.current(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
+    metrics.controller("c").reconciled(ThreadContext.current().lastRow(), Trigger.CHANGE, ReconcileResult.SUCCESS, 1_000_000);
     String body = metrics.scrape("application/openmetrics-text; version=1.0.0").body();
     assertThat(body)
         .contains("# TYPE controller_reconcile counter\n")
@@ -288,14 +288,14 @@ class ResyncMetricsTest {
             () -> {
               ThreadContext context = ThreadContext.current();
               metrics.apiRequestSent(context, ApiVerb.LIST, "ignored: no call runs");
-              context.reconcileBegan(controller, Trigger.RESYNC_NOOP);
+              context.reconcile().began(controller, Trigger.RESYNC_NOOP);
               metrics.apiRequestSent(context, ApiVerb.GET, "ignored: the reconcile wins");
               metrics.apiRequestSent(context, ApiVerb.GET, null);
-              context.reconcileOver();
-              HandlerCallTracker.begin(context);
-              HandlerCallTracker.classify(context, Trigger.RELIST_NOOP);
+              context.reconcile().over();
+              context.handlerCall().begin();
+              context.handlerCall().classify(Trigger.RELIST_NOOP);
               metrics.apiRequestSent(context, ApiVerb.PATCH, "web-handler");
-              HandlerCallTracker.end(context);
+              context.handlerCall().end();
               metrics.apiRequestSent(context, ApiVerb.WATCH, "web-handler");
             });
     worker.start();

@@ -24,8 +24,8 @@ class ThreadRowsTest {
                 ThreadContext context = ThreadContext.current();
                 awaitQuietly(start);
                 for (int i = 0; i < perThread; i++) {
-                  rows.add(context, 0, 1);
-                  rows.add(context, 2, 5);
+                  rows.add(context.lastRow(), 0, 1);
+                  rows.add(context.lastRow(), 2, 5);
                 }
               });
       worker.start();
@@ -47,9 +47,9 @@ class ThreadRowsTest {
     ThreadRows second = new ThreadRows(1);
     ThreadContext context = ThreadContext.current();
 
-    first.add(context, 0, 1);
-    second.add(context, 0, 1);
-    first.add(context, 0, 1);
+    first.add(context.lastRow(), 0, 1);
+    second.add(context.lastRow(), 0, 1);
+    first.add(context.lastRow(), 0, 1);
 
     assertThat(first.sum()).containsExactly(2);
     assertThat(second.sum()).containsExactly(1);
@@ -61,7 +61,7 @@ class ThreadRowsTest {
     ThreadRows rows = new ThreadRows(1);
     int threads = ThreadRows.MAX_ROWS + 10;
     for (int t = 0; t < threads; t++) {
-      Thread thread = new Thread(() -> rows.add(ThreadContext.current(), 0, 3));
+      Thread thread = new Thread(() -> rows.add(ThreadContext.current().lastRow(), 0, 3));
       thread.start();
       thread.join(TimeUnit.SECONDS.toMillis(10));
       assertThat(thread.isAlive()).isFalse();

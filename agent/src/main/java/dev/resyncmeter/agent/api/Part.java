@@ -1,8 +1,8 @@
 package dev.resyncmeter.agent.api;
 
+import dev.resyncmeter.agent.runtime.AgentMetrics;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
-import dev.resyncmeter.collector.HandlerCallTracker;
-import dev.resyncmeter.collector.ReconcileEffect;
+import dev.resyncmeter.collector.Observability;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,17 +38,22 @@ public final class Part {
     /** Tells the collector that this is seen from now on (a class of the part was woven). */
     public void becameObservable() {
       if (this == QUEUE_ADDS) {
-        HandlerCallTracker.queueAddsBecameObservable();
+        AgentMetrics.observability().queueAddsBecameObservable();
       }
     }
 
     /** Tells the collector that this is no longer seen. */
     @Override
     public void run() {
+      lostTo(AgentMetrics.observability());
+    }
+
+    /** Tells {@code observability} that this is no longer seen. */
+    public void lostTo(Observability observability) {
       switch (this) {
-        case QUEUE_ADDS -> HandlerCallTracker.queueAddsBecameUnobservable();
-        case HANDLER_CALLS -> HandlerCallTracker.handlerCallsBecameUnobservable();
-        case API_WRITES -> ReconcileEffect.writesBecameUnobservable();
+        case QUEUE_ADDS -> observability.queueAddsBecameUnobservable();
+        case HANDLER_CALLS -> observability.handlerCallsBecameUnobservable();
+        case API_WRITES -> observability.writesBecameUnobservable();
         case NONE -> {
           // nothing another part needs
         }

@@ -118,7 +118,7 @@ public final class LateControllers {
     WeakReference<Object> waitedOn = WAITING_UNSEEN.isEmpty() ? null : WAITING_UNSEEN.get(Thread.currentThread().getId());
     ControllerMetrics reconciles = waitedOn == null ? null : reconcilesOf(waitedOn.get());
     if (reconciles != null) {
-      context.reconcileBeganUntriggered(reconciles);
+      context.reconcile().beganUntriggered(reconciles);
     }
   }
 
@@ -145,7 +145,7 @@ public final class LateControllers {
     ControllerMetrics reconciles = reconcilesOf(queue);
     UnitSwitch unit = ClientJava.CONTROLLER.unitSwitch();
     if (reconciles != null && unit.on()) {
-      context.reconcileBegan(reconciles, context.heldTrigger());
+      context.reconcile().began(reconciles, context.held().trigger());
     }
   }
 
@@ -160,14 +160,14 @@ public final class LateControllers {
       return;
     }
     // first: whatever happens below, no later request of this thread counts under this reconcile
-    context.reconcileOver(context.heldTrigger());
+    context.reconcile().over(context.held().trigger());
     if (!unit.on()) {
       return;
     }
     ReconcileResult result =
-        context.heldReconcileFailed() ? ReconcileResult.ERROR : context.heldRequeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-    reconciles.reconciled(context, context.heldTrigger(), result, System.nanoTime() - context.heldSince());
-    reconciles.reconcileEffect(context, context.heldTrigger(), context.takeReconcileEffect());
+        context.held().reconcileFailed() ? ReconcileResult.ERROR : context.held().requeued() ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+    reconciles.reconciled(context.lastRow(), context.held().trigger(), result, System.nanoTime() - context.held().since());
+    reconciles.reconcileEffect(context.lastRow(), context.held().trigger(), context.reconcile().takeEffect());
   }
 
   /**

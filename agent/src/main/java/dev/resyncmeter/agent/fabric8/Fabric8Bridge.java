@@ -210,7 +210,7 @@ public final class Fabric8Bridge {
       return null;
     }
     ThreadContext context = ThreadContext.current();
-    if (context.listener() instanceof Fabric8Listener state && state.callStarting(context, handler, type)) {
+    if (context.listener() instanceof Fabric8Listener state && state.callStarting(context.handlerCall(), handler, type)) {
       return state;
     }
     return null;

@@ -8,7 +8,6 @@ import dev.resyncmeter.agent.runtime.LateStart;
 import dev.resyncmeter.agent.runtime.ResourceVersions;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.ControllerMetrics;
-import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
@@ -101,10 +100,10 @@ public final class JosdkBridge {
     ThreadContext context = ThreadContext.current();
     JosdkThread thread = JosdkThread.of(context);
     Trigger previous = thread.event;
-    Trigger trigger = HandlerCallTracker.currentTrigger(context);
+    Trigger trigger = context.handlerCall().trigger();
     if (trigger != null) {
       // The handler handed its notification on: for its no-op outcome, it was enqueued.
-      HandlerCallTracker.queueAdded(context);
+      context.handlerCall().queueAdded();
     } else if (resourceEvent || thread.propagating) {
       trigger = Trigger.CHANGE;
     } else {
@@ -258,12 +257,12 @@ public final class JosdkBridge {
 
   public static void executionFinished() {
     ThreadContext context = ThreadContext.current();
-    context.reconcileOver();
+    context.reconcile().over();
     JosdkThread thread = JosdkThread.ifAny(context);
     if (thread != null) {
       thread.running = null;
       if (thread.reconciled != null) {
-        thread.reconciled.reconcileEffect(context, thread.reconciledTrigger, context.takeReconcileEffect());
+        thread.reconciled.reconcileEffect(context.lastRow(), thread.reconciledTrigger, context.reconcile().takeEffect());
         thread.reconciled = null;
       }
     }
@@ -284,9 +283,9 @@ public final class JosdkBridge {
     ThreadContext context = ThreadContext.current();
     JosdkThread thread = JosdkThread.ifAny(context);
     JosdkThread.Submission running = thread != null ? thread.running : null;
-    context.reconcileBegan(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
+    context.reconcile().began(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
     // read now: JOSDK clears the resource's version while it patches its status
-    context.reconcileHandedVersion(ResourceVersions.of(resource));
+    context.reconcile().handedVersion(ResourceVersions.of(resource));
     return System.nanoTime();
   }
 
@@ -301,12 +300,12 @@ public final class JosdkBridge {
     }
     long took = System.nanoTime() - startedAt;
     ThreadContext context = ThreadContext.current();
-    ControllerMetrics controller = context.reconcilingController();
-    Trigger trigger = context.reconcilingTrigger();
+    ControllerMetrics controller = context.reconcile().controller();
+    Trigger trigger = context.reconcile().trigger();
     JosdkThread thread = JosdkThread.ifAny(context);
     JosdkThread execution = thread != null && thread.running != null ? thread : null;
     if (execution == null) {
-      context.reconcileOver(); // application code called it: no execution of JOSDK's follows
+      context.reconcile().over(); // application code called it: no execution of JOSDK's follows
     }
     if (controller == null || trigger == null) {
       return;
@@ -315,13 +314,13 @@ public final class JosdkBridge {
       execution.ran = true;
     }
     ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
-    controller.reconciled(context, trigger, result, took);
+    controller.reconciled(context.lastRow(), trigger, result, took);
     if (execution != null) {
       // its effect is known when the execution ends, after JOSDK's own writes for it
       execution.reconciled = controller;
       execution.reconciledTrigger = trigger;
     } else {
-      controller.reconcileEffect(context, trigger, context.takeReconcileEffect());
+      controller.reconcileEffect(context.lastRow(), trigger, context.reconcile().takeEffect());
     }
   }
 }

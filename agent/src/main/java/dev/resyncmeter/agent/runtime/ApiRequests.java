@@ -47,7 +47,7 @@ public final class ApiRequests {
     }
     ThreadContext context = ThreadContext.current();
     Consumer<ThreadContext> hook = outsideReconcile;
-    if (hook != null && LateStart.attached() && !context.reconciling()) {
+    if (hook != null && LateStart.attached() && !context.reconcile().running()) {
       hook.accept(context);
     }
     InformerListener listener = context.listener();

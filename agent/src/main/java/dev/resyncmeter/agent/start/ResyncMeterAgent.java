@@ -139,7 +139,7 @@ public final class ResyncMeterAgent {
     ResyncMetrics metrics = null;
     Weaving weaving = null;
     try {
-      metrics = new ResyncMetrics();
+      metrics = new ResyncMetrics(AgentMetrics.observability());
       // Before any class is woven: advice that runs finds the collector.
       AgentMetrics.install(metrics);
       IdentityWeakMap.startCleaning();

@@ -3,7 +3,6 @@ package dev.resyncmeter.agent.josdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.resyncmeter.agent.runtime.TestCollector;
-import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
 import java.util.Map;
@@ -35,9 +34,9 @@ class JosdkBridgeTest {
   void anEventFromAnInformerHandlersCallIsAChangeAndCountsAsEnqueuedForTheHandler() throws Exception {
     Object state = new Object();
     ThreadContext context = ThreadContext.current();
-    HandlerCallTracker.begin(context);
+    context.handlerCall().begin();
     Object executor = handleEvent(state, false);
-    assertThat(HandlerCallTracker.end(context)).as("queue adds the handler call saw").isEqualTo(1);
+    assertThat(context.handlerCall().end()).as("queue adds the handler call saw").isEqualTo(1);
 
     reconcile(executor, false, null);
 

@@ -6,7 +6,7 @@ import dev.resyncmeter.agent.api.Library;
 import dev.resyncmeter.agent.api.Part;
 import dev.resyncmeter.agent.api.WeavingRules;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
-import dev.resyncmeter.collector.HandlerCallTracker;
+import dev.resyncmeter.collector.Observability;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -102,12 +102,10 @@ class PartsTest {
 
   @Test
   void anInformerPartOffTellsTheCollectorThatHandlerCallsAreNoLongerAllSeen() {
-    try {
-      Part.Observation.HANDLER_CALLS.run();
-      assertThat(HandlerCallTracker.handlerCallsObservable()).isFalse();
-    } finally {
-      HandlerCallTracker.handlerCallsBecameObservable();
-    }
+    Observability seen = new Observability();
+    Part.Observation.HANDLER_CALLS.lostTo(seen);
+    assertThat(seen.handlerCallsObservable()).isFalse();
+    assertThat(seen.writesObservable()).as("what other parts see is not touched").isTrue();
     assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.HANDLER_CALLS).extracting(Part::component)
         .containsExactly("clientjava-informer", "fabric8-informer");
     assertThat(Parts.ALL).filteredOn(p -> p.observation() == Part.Observation.API_WRITES).extracting(Part::component)

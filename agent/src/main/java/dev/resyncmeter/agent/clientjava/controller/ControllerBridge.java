@@ -43,7 +43,7 @@ public final class ControllerBridge {
       return;
     }
     if (STACK.walk(frames -> frames.limit(4).anyMatch(f -> f.getMethodName().equals("worker") && f.getClassName().equals(DEFAULT_CONTROLLER)))) {
-      ThreadContext.current().heldReconcileThrew();
+      ThreadContext.current().held().reconcileThrew();
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.resyncmeter.agent.clientjava.controller;
 
 import dev.resyncmeter.collector.ControllerMetrics;
-import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
@@ -26,24 +25,24 @@ public final class ReconcileTimer {
    * requests sent on this thread count under it, with the trigger of the item the worker holds.
    */
   public long started(ThreadContext context) {
-    context.reconcileBegan(metrics, trigger(context));
-    return context.reconcileStarted();
+    context.reconcile().began(metrics, trigger(context));
+    return context.held().reconcileStarted();
   }
 
   /** A reconcile on the thread of {@code context} that started at {@code start} (nanoTime) returned or threw. */
   public void finished(ThreadContext context, long start, boolean requeue, boolean threw) {
-    context.reconcileOver();
-    long nanos = context.reconcileEnded() - start;
+    context.reconcile().over();
+    long nanos = context.held().reconcileEnded() - start;
     if (start == 0 || !ControllerBridge.SWITCH.on()) {
       return; // 0: its start failed, and counts nothing rather than something wrong
     }
     ReconcileResult result = threw ? ReconcileResult.ERROR : requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
     Trigger trigger = trigger(context);
-    metrics.reconciled(context, trigger, result, nanos);
-    metrics.reconcileEffect(context, trigger, context.takeReconcileEffect());
+    metrics.reconciled(context.lastRow(), trigger, result, nanos);
+    metrics.reconcileEffect(context.lastRow(), trigger, context.reconcile().takeEffect());
   }
 
-  private static Trigger trigger(ThreadContext context) {
-    return HandlerCallTracker.queueAddsObservable() ? context.heldTrigger() : Trigger.UNKNOWN;
+  private Trigger trigger(ThreadContext context) {
+    return metrics.triggerOf(context.held());
   }
 }

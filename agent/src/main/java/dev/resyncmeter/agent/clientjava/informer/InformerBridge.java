@@ -196,7 +196,7 @@ public final class InformerBridge {
     } else if (!LateStart.attached() || (state = LateInformers.listenerThreadFound(context, handler)) == null) {
       return null;
     }
-    return state.callStarting(context, handler, type) ? state : null;
+    return state.callStarting(context.handlerCall(), handler, type) ? state : null;
   }
 
   /** A handler's {@code onAdd} or {@code onDelete} ({@code method}) starts: see {@link #callStarting}. */

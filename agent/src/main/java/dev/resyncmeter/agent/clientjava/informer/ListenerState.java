@@ -3,7 +3,6 @@ package dev.resyncmeter.agent.clientjava.informer;
 import dev.resyncmeter.agent.clientjava.HandlerNames;
 import dev.resyncmeter.agent.runtime.AgentMetrics;
 import dev.resyncmeter.agent.runtime.ClassLabels;
-import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.HandlerMetrics;
 import dev.resyncmeter.collector.InformerListener;
 import dev.resyncmeter.collector.ResyncMetrics;
@@ -29,7 +28,7 @@ final class ListenerState extends InformerListener {
   /** client-java's handlers add to client-java's queues, which the workqueue part sees while it works. */
   @Override
   protected boolean dropsAreObservable() {
-    return HandlerCallTracker.queueAddsObservable();
+    return AgentMetrics.observability().queueAddsObservable();
   }
 
   String kind() {

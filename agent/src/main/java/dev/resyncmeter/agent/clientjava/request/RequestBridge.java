@@ -60,12 +60,12 @@ public final class RequestBridge {
   public static void writeBuilt(String method, Object body) throws ReflectiveOperationException {
     if (("PUT".equals(method) || "PATCH".equals(method)) && SWITCH.on()) {
       ThreadContext context = ThreadContext.current();
-      if (!context.reconciling() && LateStart.attached()) {
+      if (!context.reconcile().running() && LateStart.attached()) {
         // the first request of a reconcile that began before the attach: it starts here, before it is sent
         LateControllers.requestOutsideReconcile(context);
       }
-      if (context.reconciling()) {
-        context.writeBase(ResourceVersions.of(body));
+      if (context.reconcile().running()) {
+        context.reconcile().writeBase(ResourceVersions.of(body));
       }
     }
   }
@@ -81,18 +81,18 @@ public final class RequestBridge {
     }
     ThreadContext context = ThreadContext.current();
     boolean updates = "PUT".equals(method) || "PATCH".equals(method);
-    if (updates && code >= 200 && code <= 299 && context.reconciling() && context.hasWriteBase()) {
+    if (updates && code >= 200 && code <= 299 && context.reconcile().running() && context.reconcile().hasWriteBase()) {
       return true;
     }
-    context.writeAnswered(code, null, null);
-    context.takeWriteBase();
+    context.reconcile().writeAnswered(code, null, null);
+    context.reconcile().takeWriteBase();
     return false;
   }
 
   /** The first bytes of the answer to an update or patch that {@link #writeAnswered} asked for. */
   public static void updateAnswered(int code, byte[] answer) {
     ThreadContext context = ThreadContext.current();
-    context.writeAnswered(code, context.takeWriteBase(), ResourceVersionJson.of(answer));
+    context.reconcile().writeAnswered(code, context.reconcile().takeWriteBase(), ResourceVersionJson.of(answer));
   }
 
   public static void finished(long sentAt, String host, int port, String method, int code) {

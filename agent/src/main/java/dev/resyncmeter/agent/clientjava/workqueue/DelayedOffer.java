@@ -1,7 +1,6 @@
 package dev.resyncmeter.agent.clientjava.workqueue;
 
 import dev.resyncmeter.agent.runtime.AgentFaults;
-import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ThreadContext;
 import java.util.concurrent.BlockingQueue;
 
@@ -22,7 +21,7 @@ public final class DelayedOffer {
     try {
       if (WorkQueueBridge.SWITCH.on()) {
         context = ThreadContext.current();
-        QueueTracker.delayedAddWaiting(context);
+        context.addCall().delayedAddWaiting();
       }
     } catch (Throwable t) {
       recordFault(t);
@@ -30,7 +29,7 @@ public final class DelayedOffer {
     boolean accepted = waiting.offer(entry);
     if (!accepted && context != null) {
       try {
-        QueueTracker.delayedAddRefused(context);
+        context.addCall().delayedAddRefused();
       } catch (Throwable t) {
         recordFault(t);
       }

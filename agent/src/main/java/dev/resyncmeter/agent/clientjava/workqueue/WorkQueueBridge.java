@@ -9,7 +9,6 @@ import dev.resyncmeter.agent.runtime.ClassLabels;
 import dev.resyncmeter.agent.runtime.Fields;
 import dev.resyncmeter.agent.runtime.LateStart;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
-import dev.resyncmeter.collector.HandlerCallTracker;
 import dev.resyncmeter.collector.QueueTracker;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
@@ -79,14 +78,14 @@ public final class WorkQueueBridge {
 
   /** The tracker of {@code queue}, from this thread's one-entry cache when it used that queue last. */
   private static QueueTracker tracker(ThreadContext context, Object queue) {
-    QueueTracker tracker = context.cachedTracker(queue);
+    QueueTracker tracker = QueueTracker.lastUsed(context, queue);
     if (tracker == null) {
       tracker = WorkQueues.trackerOf(queue);
       if (tracker == null && LateStart.attached()) {
         tracker = lateTracker(queue);
       }
       if (tracker != null) {
-        context.cacheTracker(queue, tracker);
+        QueueTracker.used(context, queue, tracker);
       }
     }
     return tracker;
@@ -106,13 +105,13 @@ public final class WorkQueueBridge {
     if (tracker == null) {
       return null;
     }
-    if (LateStart.attached() && !context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
+    if (LateStart.attached() && !context.held().holds(tracker, item) && LateControllers.tookUnseen(queue)) {
       // a worker requeueing the item it took unseen: it holds it, as a seen take would have said
       synchronized (queue) {
         tracker.takenUnseen(context, item, queued(queue));
       }
     }
-    HandlerCallTracker.queueAdded(context);
+    context.handlerCall().queueAdded();
     tracker.addCallStarted(context, item, kind);
     return context;
   }
@@ -120,7 +119,7 @@ public final class WorkQueueBridge {
   /** The add call that {@link #addCallStarted} returned {@code context} for ended; null: it started none. */
   public static void addCallFinished(ThreadContext context) {
     if (context != null) {
-      QueueTracker.addCallFinished(context);
+      context.addCall().finished();
     }
   }
 
@@ -132,11 +131,11 @@ public final class WorkQueueBridge {
     if (!SWITCH.on()) {
       return null;
     }
-    HandlerCallTracker.queueAdded(context);
+    context.handlerCall().queueAdded();
     QueueTracker tracker = tracker(context, queue);
     if (tracker != null) {
       if (LateStart.attached() && LATE_DELAYING_THREAD.get()) {
-        QueueTracker.firesDelayedAdds(context);
+        context.addCall().firesDelayedAdds();
       }
       tracker.addCallStarted(context, item, QueueTracker.AddKind.PLAIN);
     }
@@ -183,10 +182,10 @@ public final class WorkQueueBridge {
     }
     try {
       if (LateStart.attached()) {
-        if (!context.holds(tracker, item) && LateControllers.tookUnseen(queue)) {
+        if (!context.held().holds(tracker, item) && LateControllers.tookUnseen(queue)) {
           tracker.takenUnseen(context, item, queuedBefore);
         }
-        if (context.holds(tracker, item)) {
+        if (context.held().holds(tracker, item)) {
           LateControllers.workDone(queue, context);
         }
       }
@@ -211,6 +210,6 @@ public final class WorkQueueBridge {
     if (!SWITCH.on()) {
       return;
     }
-    QueueTracker.firesDelayedAdds(ThreadContext.current());
+    ThreadContext.current().addCall().firesDelayedAdds();
   }
 }

@@ -64,18 +64,18 @@ public final class Fabric8RequestBridge {
   /** A patch computed against {@code base} is about to be made on this thread. */
   public static void patchStartsFrom(Object base) throws ReflectiveOperationException {
     ThreadContext context = ThreadContext.current();
-    if (context.reconciling()) {
-      context.writeBase(versionOf(base));
+    if (context.reconcile().running()) {
+      context.reconcile().writeBase(versionOf(base));
     }
   }
 
   /** The version the patch sent now starts from: the base told before, else {@code current}'s. */
   public static String patchBase(Object current) throws ReflectiveOperationException {
     ThreadContext context = ThreadContext.current();
-    if (!context.reconciling()) {
+    if (!context.reconcile().running()) {
       return null;
     }
-    return context.hasWriteBase() ? context.takeWriteBase() : versionOf(current);
+    return context.reconcile().hasWriteBase() ? context.reconcile().takeWriteBase() : versionOf(current);
   }
 
   /**
@@ -84,16 +84,16 @@ public final class Fabric8RequestBridge {
    */
   public static void writeAnswered(String before, Object answer, Throwable thrown) throws ReflectiveOperationException {
     ThreadContext context = ThreadContext.current();
-    if (!context.reconciling() || SWITCH.isOff()) {
+    if (!context.reconcile().running() || SWITCH.isOff()) {
       return;
     }
     if (thrown != null) {
       Method code = STATUS_CODE.get(thrown.getClass());
-      context.writeAnswered(code == null ? RestClientMetrics.NO_RESPONSE : (Integer) code.invoke(thrown), null, null);
+      context.reconcile().writeAnswered(code == null ? RestClientMetrics.NO_RESPONSE : (Integer) code.invoke(thrown), null, null);
       return;
     }
     // a returned answer is a success (2xx): fabric8 throws for any other status
-    context.writeAnswered(200, before, ResourceVersions.of(answer));
+    context.reconcile().writeAnswered(200, before, ResourceVersions.of(answer));
   }
 
   public static long sending(String method, URI uri) {

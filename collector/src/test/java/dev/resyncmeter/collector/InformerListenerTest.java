@@ -37,15 +37,38 @@ class InformerListenerTest {
     assertThat(context.handlerCall().trigger()).isNull();
   }
 
+  private final Listener listener = new Listener(true);
+
   private String scrape() {
     return metrics.scrape(null).body();
   }
 
+  /** {@code caller} calls its handler with a notification of {@code type}: true when that opens a call. */
+  private boolean handlerCalled(Listener caller, NotificationType type) {
+    return caller.callStarting(context.handlerCall(), handler, type);
+  }
+
+  /** An update call of {@code caller} opens and tells its cause and resource versions. */
+  private void updateCalled(Listener caller, boolean sync, boolean sameInstance, String oldVersion, String newVersion) {
+    assertThat(handlerCalled(caller, NotificationType.UPDATE)).isTrue();
+    caller.updateSeen(sync, sameInstance, oldVersion, newVersion);
+  }
+
+  /** A whole, counted update call of {@code caller} that added nothing to a queue. */
+  private void wholeUpdateCall(Listener caller, boolean sync, boolean sameInstance, String oldVersion, String newVersion) {
+    updateCalled(caller, sync, sameInstance, oldVersion, newVersion);
+    caller.callFinished(true);
+  }
+
+  /** A whole, counted call of the listener's handler that tells nothing but its type. */
+  private void wholeCall(NotificationType type) {
+    assertThat(handlerCalled(listener, type)).isTrue();
+    listener.callFinished(true);
+  }
+
   @Test
   void aResyncNoopUpdateThatAddsToAQueueIsEnqueuedAndItsAddsCarryItsTrigger() {
-    Listener listener = new Listener(true);
-    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE)).isTrue();
-    listener.updateSeen(true, true, "7", "7");
+    updateCalled(listener, true, true, "7", "7");
     assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.RESYNC_NOOP);
     context.handlerCall().queueAdded();
     listener.callFinished(true);
@@ -58,13 +81,9 @@ class InformerListenerTest {
   @Test
   void aNoopUpdateThatAddsNothingIsDroppedWhereDropsAreSeenAndUnknownElsewhere() {
     Listener seen = new Listener(true);
-    seen.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
-    seen.updateSeen(true, false, "7", "7");
-    seen.callFinished(true);
     Listener unseen = new Listener(false);
-    unseen.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
-    unseen.updateSeen(false, false, "8", "8");
-    unseen.callFinished(true);
+    wholeUpdateCall(seen, true, false, "7", "7");
+    wholeUpdateCall(unseen, false, false, "8", "8");
 
     assertThat(scrape())
         .contains("informer_noop_updates_total{cause=\"relist\",handler=\"h\",kind=\"ConfigMap\",outcome=\"dropped\"} 1.0")
@@ -73,9 +92,7 @@ class InformerListenerTest {
 
   @Test
   void aChangedUpdateIsCountedByItsCauseAndItsAddsAreChanges() {
-    Listener listener = new Listener(true);
-    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
-    listener.updateSeen(false, false, "7", "8");
+    updateCalled(listener, false, false, "7", "8");
     assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.CHANGE);
     listener.callFinished(true);
 
@@ -86,11 +103,8 @@ class InformerListenerTest {
 
   @Test
   void addsAndDeletesAreCountedByType() {
-    Listener listener = new Listener(true);
-    listener.callStarting(context.handlerCall(), handler, NotificationType.ADD);
-    listener.callFinished(true);
-    listener.callStarting(context.handlerCall(), handler, NotificationType.DELETE);
-    listener.callFinished(true);
+    wholeCall(NotificationType.ADD);
+    wholeCall(NotificationType.DELETE);
 
     assertThat(scrape())
         .contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"add\"} 1.0")
@@ -99,9 +113,7 @@ class InformerListenerTest {
 
   @Test
   void anUpdateWhoseCauseWasNeverToldCountsAsANotificationOnly() {
-    Listener listener = new Listener(true);
-    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
-    listener.callFinished(true);
+    wholeCall(NotificationType.UPDATE);
 
     assertThat(scrape())
         .contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"update\"} 1.0")
@@ -110,11 +122,10 @@ class InformerListenerTest {
 
   @Test
   void anotherHandlerOrANestedCallOfTheSameListenerOpensNoCall() {
-    Listener listener = new Listener(true);
     assertThat(listener.callStarting(context.handlerCall(), new Object(), NotificationType.ADD)).as("a delegate of the handler").isFalse();
-    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.ADD)).isTrue();
-    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.ADD)).as("a super call inside the call").isFalse();
-    assertThat(new Listener(true).callStarting(context.handlerCall(), handler, NotificationType.ADD)).as("another listener's call inside it").isFalse();
+    assertThat(handlerCalled(listener, NotificationType.ADD)).isTrue();
+    assertThat(handlerCalled(listener, NotificationType.ADD)).as("a super call inside the call").isFalse();
+    assertThat(handlerCalled(new Listener(true), NotificationType.ADD)).as("another listener's call inside it").isFalse();
     listener.callFinished(true);
 
     assertThat(scrape()).contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"add\"} 1.0");
@@ -122,24 +133,19 @@ class InformerListenerTest {
 
   @Test
   void aCallFinishedWhileItsUnitIsOffIsClosedButNotCounted() {
-    Listener listener = new Listener(true);
-    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
-    listener.updateSeen(true, true, "7", "7");
+    updateCalled(listener, true, true, "7", "7");
     listener.callFinished(false);
 
     assertThat(scrape()).doesNotContain("informer_notifications_total{").doesNotContain("informer_noop_updates_total{");
-    assertThat(listener.callStarting(context.handlerCall(), handler, NotificationType.ADD)).as("the next call opens").isTrue();
+    assertThat(handlerCalled(listener, NotificationType.ADD)).as("the next call opens").isTrue();
     listener.callFinished(true);
     assertThat(scrape()).contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"add\"} 1.0");
   }
 
   @Test
   void theCauseOfOneUpdateDoesNotLeakIntoTheNextCall() {
-    Listener listener = new Listener(true);
-    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
-    listener.updateSeen(true, true, "7", "7");
-    listener.callFinished(true);
-    listener.callStarting(context.handlerCall(), handler, NotificationType.UPDATE);
+    wholeUpdateCall(listener, true, true, "7", "7");
+    assertThat(handlerCalled(listener, NotificationType.UPDATE)).isTrue();
     assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.CHANGE);
     listener.callFinished(true);
 

@@ -2,26 +2,21 @@ package dev.resyncmeter.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class NoopUpdateClassifierTest {
 
-  @Test
-  void aWatchEventIsAWatchUpdateWhateverTheInstances() {
-    assertThat(NoopUpdateClassifier.cause(false, false)).isEqualTo(UpdateCause.WATCH);
-    assertThat(NoopUpdateClassifier.cause(false, true)).isEqualTo(UpdateCause.WATCH);
-  }
-
-  @Test
-  void aSyncOfTheSameInstanceIsAPeriodicResync() {
-    assertThat(NoopUpdateClassifier.cause(true, true)).isEqualTo(UpdateCause.RESYNC);
-  }
-
-  @Test
-  void aSyncOfAFreshCopyIsARelist() {
-    assertThat(NoopUpdateClassifier.cause(true, false)).isEqualTo(UpdateCause.RELIST);
+  @ParameterizedTest(name = "sync={0} sameInstance={1} -> {2}")
+  @CsvSource({
+    "false, false, WATCH", // a watch event is a watch update whatever the instances
+    "false, true, WATCH",
+    "true, true, RESYNC", // a sync of the same instance is a periodic resync
+    "true, false, RELIST" // a sync of a fresh copy is a relist
+  })
+  void aWatchEventIsAWatchUpdateAndASyncIsAResyncOfTheSameInstanceOrARelistOfAFreshCopy(
+      boolean sync, boolean sameInstance, UpdateCause cause) {
+    assertThat(NoopUpdateClassifier.cause(sync, sameInstance)).isEqualTo(cause);
   }
 
   @ParameterizedTest(name = "old={0} new={1} -> unchanged={2}")
@@ -32,19 +27,15 @@ class NoopUpdateClassifierTest {
     assertThat(NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion)).isEqualTo(unchanged);
   }
 
-  @Test
-  void aNoopIsEnqueuedWhenTheHandlerAddedToAQueue() {
-    assertThat(NoopUpdateClassifier.outcome(true, true)).isEqualTo(NoopOutcome.ENQUEUED);
-    assertThat(NoopUpdateClassifier.outcome(false, true)).isEqualTo(NoopOutcome.ENQUEUED);
-  }
-
-  @Test
-  void aNoopIsDroppedWhenQueueAddsAreObservableAndNoneHappened() {
-    assertThat(NoopUpdateClassifier.outcome(true, false)).isEqualTo(NoopOutcome.DROPPED);
-  }
-
-  @Test
-  void aNoopIsUnknownWhenNoQueueAddCouldHaveBeenSeen() {
-    assertThat(NoopUpdateClassifier.outcome(false, false)).isEqualTo(NoopOutcome.UNKNOWN);
+  @ParameterizedTest(name = "queueAddsObservable={0} addedToQueue={1} -> {2}")
+  @CsvSource({
+    "true, true, ENQUEUED", // a noop is enqueued when the handler added to a queue
+    "false, true, ENQUEUED",
+    "true, false, DROPPED", // dropped when queue adds are observable and none happened
+    "false, false, UNKNOWN" // unknown when no queue add could have been seen
+  })
+  void aNoopIsEnqueuedAfterAQueueAddElseDroppedWhereAddsAreObservableElseUnknown(
+      boolean queueAddsObservable, boolean addedToQueue, NoopOutcome outcome) {
+    assertThat(NoopUpdateClassifier.outcome(queueAddsObservable, addedToQueue)).isEqualTo(outcome);
   }
 }

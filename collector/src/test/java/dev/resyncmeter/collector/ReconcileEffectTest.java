@@ -30,6 +30,12 @@ class ReconcileEffectTest {
     metrics.apiRequestSent(context, verb, null);
   }
 
+  /** A write is sent and answered with {@code code} and the resourceVersions before and after it. */
+  private void write(ApiVerb verb, int code, String versionBefore, String versionAfter) {
+    send(verb);
+    context.reconcile().writeAnswered(code, versionBefore, versionAfter);
+  }
+
   @Test
   void withAnInstrumentationOfRequestsOffEveryReconcileCountsAsChangedNeverWaste() {
     metrics.observability().writesBecameUnobservable();
@@ -65,43 +71,27 @@ class ReconcileEffectTest {
 
   @Test
   void anUpdateAnsweredWithANewVersionIsChanged() {
-    assertThat(reconcile(() -> {
-      send(ApiVerb.UPDATE);
-      context.reconcile().writeAnswered(200, "41", "42");
-    })).isEqualTo(ReconcileEffect.CHANGED);
+    assertThat(reconcile(() -> write(ApiVerb.UPDATE, 200, "41", "42"))).isEqualTo(ReconcileEffect.CHANGED);
   }
 
   @Test
   void refusedWritesChangedNothing() {
     assertThat(reconcile(() -> {
-      send(ApiVerb.UPDATE);
-      context.reconcile().writeAnswered(409, "41", null);
-      send(ApiVerb.CREATE);
-      context.reconcile().writeAnswered(409, null, null);
-      send(ApiVerb.DELETE);
-      context.reconcile().writeAnswered(404, null, null);
-      send(ApiVerb.PATCH);
-      context.reconcile().writeAnswered(503, null, null);
+      write(ApiVerb.UPDATE, 409, "41", null);
+      write(ApiVerb.CREATE, 409, null, null);
+      write(ApiVerb.DELETE, 404, null, null);
+      write(ApiVerb.PATCH, 503, null, null);
     })).isEqualTo(ReconcileEffect.UNCHANGED);
   }
 
   @Test
   void whatCannotBeShownToChangeNothingIsChanged() {
     // a create or delete that succeeded
-    assertThat(reconcile(() -> {
-      send(ApiVerb.CREATE);
-      context.reconcile().writeAnswered(201, null, "7");
-    })).isEqualTo(ReconcileEffect.CHANGED);
+    assertThat(reconcile(() -> write(ApiVerb.CREATE, 201, null, "7"))).isEqualTo(ReconcileEffect.CHANGED);
     // a patch whose version before is not known
-    assertThat(reconcile(() -> {
-      send(ApiVerb.PATCH);
-      context.reconcile().writeAnswered(200, null, "7");
-    })).isEqualTo(ReconcileEffect.CHANGED);
+    assertThat(reconcile(() -> write(ApiVerb.PATCH, 200, null, "7"))).isEqualTo(ReconcileEffect.CHANGED);
     // a write with no answer (-1: the connection failed)
-    assertThat(reconcile(() -> {
-      send(ApiVerb.UPDATE);
-      context.reconcile().writeAnswered(-1, "7", null);
-    })).isEqualTo(ReconcileEffect.CHANGED);
+    assertThat(reconcile(() -> write(ApiVerb.UPDATE, -1, "7", null))).isEqualTo(ReconcileEffect.CHANGED);
     // a write sent and never answered where the agent looks
     assertThat(reconcile(() -> send(ApiVerb.DELETECOLLECTION))).isEqualTo(ReconcileEffect.CHANGED);
   }
@@ -110,29 +100,21 @@ class ReconcileEffectTest {
   void aWriteWhoseVersionBeforeIsUnknownIsComparedWithTheObjectTheReconcileWasHanded() {
     assertThat(reconcile(() -> {
       context.reconcile().handedVersion("30");
-      send(ApiVerb.PATCH);
-      context.reconcile().writeAnswered(200, null, "30");
+      write(ApiVerb.PATCH, 200, null, "30");
     })).isEqualTo(ReconcileEffect.UNCHANGED);
     assertThat(reconcile(() -> {
       context.reconcile().handedVersion("30");
-      send(ApiVerb.PATCH);
-      context.reconcile().writeAnswered(200, null, "31");
+      write(ApiVerb.PATCH, 200, null, "31");
     })).isEqualTo(ReconcileEffect.CHANGED);
-    assertThat(reconcile(() -> {
-      send(ApiVerb.PATCH);
-      context.reconcile().writeAnswered(200, null, "30");
-    })).as("the handed version is the last reconcile's only").isEqualTo(ReconcileEffect.CHANGED);
+    assertThat(reconcile(() -> write(ApiVerb.PATCH, 200, null, "30"))).as("the handed version is the last reconcile's only").isEqualTo(ReconcileEffect.CHANGED);
   }
 
   @Test
   void oneChangingWriteAmongUnchangedOnesMakesTheReconcileChanged() {
     assertThat(reconcile(() -> {
-      send(ApiVerb.UPDATE);
-      context.reconcile().writeAnswered(200, "5", "5");
-      send(ApiVerb.PATCH);
-      context.reconcile().writeAnswered(200, "5", "6");
-      send(ApiVerb.UPDATE);
-      context.reconcile().writeAnswered(409, "5", null);
+      write(ApiVerb.UPDATE, 200, "5", "5");
+      write(ApiVerb.PATCH, 200, "5", "6");
+      write(ApiVerb.UPDATE, 409, "5", null);
     })).isEqualTo(ReconcileEffect.CHANGED);
   }
 

@@ -29,17 +29,29 @@ class QueueTrackerTest {
     }
   }
 
-  private void addFromHandler(Object item, Trigger handlerTrigger) {
+  /** Runs {@code adds} inside a handler call whose trigger is {@code handlerTrigger}. */
+  private void fromHandler(Trigger handlerTrigger, Runnable adds) {
     context.handlerCall().begin();
     context.handlerCall().classify(handlerTrigger);
-    queue.add(item);
+    adds.run();
     context.handlerCall().end();
+  }
+
+  private void addFromHandler(Object item, Trigger handlerTrigger) {
+    fromHandler(handlerTrigger, () -> queue.add(item));
   }
 
   /** Takes the next item and returns the trigger its worker reconciles it for. */
   private Trigger take(Object expectedItem) {
     assertThat(queue.get()).isEqualTo(expectedItem);
     return context.held().trigger();
+  }
+
+  /** Takes the next item, and is done with it: returns the trigger its worker reconciled it for. */
+  private Trigger process(Object expectedItem) {
+    Trigger trigger = take(expectedItem);
+    queue.done(expectedItem);
+    return trigger;
   }
 
   private double value(String series) {
@@ -96,12 +108,9 @@ class QueueTrackerTest {
     addFromHandler("b", Trigger.CHANGE);
     addFromHandler("c", Trigger.WATCH_NOOP);
     addFromHandler("a", Trigger.RELIST_NOOP); // merges into the waiting a
-    assertThat(take("a")).isEqualTo(Trigger.RELIST_NOOP);
-    queue.done("a");
-    assertThat(take("b")).isEqualTo(Trigger.CHANGE);
-    queue.done("b");
-    assertThat(take("c")).isEqualTo(Trigger.WATCH_NOOP);
-    queue.done("c");
+    assertThat(process("a")).isEqualTo(Trigger.RELIST_NOOP);
+    assertThat(process("b")).isEqualTo(Trigger.CHANGE);
+    assertThat(process("c")).isEqualTo(Trigger.WATCH_NOOP);
     assertThat(tracker.trackedItems()).isZero();
   }
 
@@ -112,8 +121,7 @@ class QueueTrackerTest {
     addFromHandler("a", Trigger.RESYNC_NOOP); // not waiting: it is being processed
     addFromHandler("a", Trigger.WATCH_NOOP); // merges into the add made while processed
     queue.done("a");
-    assertThat(take("a")).isEqualTo(Trigger.WATCH_NOOP);
-    queue.done("a");
+    assertThat(process("a")).isEqualTo(Trigger.WATCH_NOOP);
     assertThat(tracker.trackedItems()).isZero();
     assertThat(value("workqueue_adds_total{name=\"q\"}")).isEqualTo(2);
     assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
@@ -147,10 +155,7 @@ class QueueTrackerTest {
 
   @Test
   void aDelayedAddFromAHandlerKeepsTheHandlersTrigger() {
-    context.handlerCall().begin();
-    context.handlerCall().classify(Trigger.RELIST_NOOP);
-    queue.addAfter("a", true, true);
-    context.handlerCall().end();
+    fromHandler(Trigger.RELIST_NOOP, () -> queue.addAfter("a", true, true));
     queue.fireDelayedAdd("a");
     assertThat(take("a")).isEqualTo(Trigger.RELIST_NOOP);
   }
@@ -164,15 +169,11 @@ class QueueTrackerTest {
 
   @Test
   void aRefusedDelayedAddLeavesTheTriggerOfTheOneThatStillWaits() {
-    context.handlerCall().begin();
-    context.handlerCall().classify(Trigger.RESYNC_NOOP);
-    queue.addAfter("a", true, true);
-    context.handlerCall().end();
+    fromHandler(Trigger.RESYNC_NOOP, () -> queue.addAfter("a", true, true));
     queue.addAfter("a", true, false); // other, stronger, but refused: it never fires
     assertThat(tracker.trackedItems()).isEqualTo(1);
     queue.fireDelayedAdd("a");
-    assertThat(take("a")).isEqualTo(Trigger.RESYNC_NOOP);
-    queue.done("a");
+    assertThat(process("a")).isEqualTo(Trigger.RESYNC_NOOP);
     assertThat(tracker.trackedItems()).isZero();
   }
 
@@ -196,12 +197,8 @@ class QueueTrackerTest {
 
   @Test
   void aDelayedAddWithoutDelayInsertsAtOnceAndLeavesNothingPending() {
-    context.handlerCall().begin();
-    context.handlerCall().classify(Trigger.WATCH_NOOP);
-    queue.addAfter("a", false, true);
-    context.handlerCall().end();
-    assertThat(take("a")).isEqualTo(Trigger.WATCH_NOOP);
-    queue.done("a");
+    fromHandler(Trigger.WATCH_NOOP, () -> queue.addAfter("a", false, true));
+    assertThat(process("a")).isEqualTo(Trigger.WATCH_NOOP);
     assertThat(tracker.trackedItems()).isZero();
     assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"watch_noop\"}")).isEqualTo(1);
   }
@@ -243,8 +240,7 @@ class QueueTrackerTest {
     }
     assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(burst);
     for (int i = 0; i < burst; i++) {
-      assertThat(take("key-" + i)).isEqualTo(i % 2 == 0 ? Trigger.RESYNC_NOOP : Trigger.CHANGE);
-      queue.done("key-" + i);
+      assertThat(process("key-" + i)).isEqualTo(i % 2 == 0 ? Trigger.RESYNC_NOOP : Trigger.CHANGE);
     }
     assertThat(tracker.trackedItems()).isZero();
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
@@ -262,13 +258,11 @@ class QueueTrackerTest {
         addFromHandler("key-" + added, added % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
       }
       for (int i = 0; i < 7; i++, taken++) {
-        assertThat(take("key-" + taken)).isEqualTo(taken % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
-        queue.done("key-" + taken);
+        assertThat(process("key-" + taken)).isEqualTo(taken % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
       }
     }
     for (; taken < added; taken++) {
-      assertThat(take("key-" + taken)).isEqualTo(taken % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
-      queue.done("key-" + taken);
+      assertThat(process("key-" + taken)).isEqualTo(taken % 3 == 0 ? Trigger.CHANGE : Trigger.RESYNC_NOOP);
     }
     assertThat(tracker.trackedItems()).isZero();
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
@@ -296,10 +290,8 @@ class QueueTrackerTest {
     queue.addUnseen("old"); // as after a late attach
     addFromHandler("new", Trigger.CHANGE);
     assertThat(value("workqueue_depth{name=\"q\"}")).isEqualTo(1);
-    assertThat(take("old")).isEqualTo(Trigger.UNKNOWN);
-    queue.done("old");
-    assertThat(take("new")).isEqualTo(Trigger.CHANGE);
-    queue.done("new");
+    assertThat(process("old")).isEqualTo(Trigger.UNKNOWN);
+    assertThat(process("new")).isEqualTo(Trigger.CHANGE);
     assertThat(value("workqueue_depth{name=\"q\"}")).isZero();
     assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
     assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
@@ -313,10 +305,8 @@ class QueueTrackerTest {
     addFromHandler("old", Trigger.RESYNC_NOOP);
     addFromHandler("old", Trigger.OTHER);
     addFromHandler("changed", Trigger.CHANGE);
-    assertThat(take("old")).isEqualTo(Trigger.UNKNOWN);
-    queue.done("old");
-    assertThat(take("changed")).isEqualTo(Trigger.CHANGE);
-    queue.done("changed");
+    assertThat(process("old")).isEqualTo(Trigger.UNKNOWN);
+    assertThat(process("changed")).isEqualTo(Trigger.CHANGE);
   }
 
   @Test
@@ -340,8 +330,7 @@ class QueueTrackerTest {
     assertThat(queue.getUnseen()).isEqualTo("resynced"); // two workers still inside an old get()
     assertThat(queue.getUnseen()).isEqualTo("changed");
     Thread.sleep(5);
-    assertThat(take("next")).isEqualTo(Trigger.RELIST_NOOP); // a take the agent sees passes both
-    queue.done("next");
+    assertThat(process("next")).isEqualTo(Trigger.RELIST_NOOP); // a take the agent sees passes both
     queue.seenLate("changed");
     assertThat(context.held().trigger()).isEqualTo(Trigger.CHANGE);
     assertThat(System.nanoTime() - context.held().since()).as("timed from its add").isGreaterThanOrEqualTo(5_000_000);

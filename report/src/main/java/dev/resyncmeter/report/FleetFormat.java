@@ -64,19 +64,24 @@ final class FleetFormat {
   }
 
   static String table(FleetReport fleet) {
-    StringBuilder out = new StringBuilder();
-    for (FleetReport.Group group : fleet.groups()) {
-      out.append(out.length() == 0 ? "" : "\n");
-      out.append(TableFormat.render(group.report(), title(fleet, group), notes(group)));
-    }
-    return out.toString();
+    return eachGroup(fleet, TableFormat::render);
   }
 
   static String markdown(FleetReport fleet) {
+    return eachGroup(fleet, MarkdownFormat::render);
+  }
+
+  /** A report in one format, titled and with notes under its heading. */
+  private interface GroupFormat {
+    String render(ResyncReport report, String title, List<String> notes);
+  }
+
+  /** One report a group, a blank line between them. */
+  private static String eachGroup(FleetReport fleet, GroupFormat format) {
     StringBuilder out = new StringBuilder();
     for (FleetReport.Group group : fleet.groups()) {
       out.append(out.length() == 0 ? "" : "\n");
-      out.append(MarkdownFormat.render(group.report(), title(fleet, group), notes(group)));
+      out.append(format.render(group.report(), title(fleet, group), notes(group)));
     }
     return out.toString();
   }

@@ -73,14 +73,7 @@ public final class Json {
 
   private Map<String, Object> object() throws NotJson {
     Map<String, Object> object = new LinkedHashMap<>();
-    at++;
-    space();
-    if (peek() == '}') {
-      at++;
-      return object;
-    }
-    while (true) {
-      space();
+    commaSeparated('}', () -> {
       if (peek() != '"') {
         throw new NotJson("no member name at character " + at);
       }
@@ -89,33 +82,38 @@ public final class Json {
       expect(':');
       space();
       object.put(name, value());
-      space();
-      if (peek() == ',') {
-        at++;
-      } else {
-        expect('}');
-        return object;
-      }
-    }
+    });
+    return object;
   }
 
   private List<Object> array() throws NotJson {
     List<Object> array = new ArrayList<>();
+    commaSeparated(']', () -> array.add(value()));
+    return array;
+  }
+
+  /** Reading one member of an object or one element of an array. */
+  private interface Item {
+    void read() throws NotJson;
+  }
+
+  /** From the opening bracket to {@code close}: none, or items with commas between them. */
+  private void commaSeparated(char close, Item item) throws NotJson {
     at++;
     space();
-    if (peek() == ']') {
+    if (peek() == close) {
       at++;
-      return array;
+      return;
     }
     while (true) {
       space();
-      array.add(value());
+      item.read();
       space();
       if (peek() == ',') {
         at++;
       } else {
-        expect(']');
-        return array;
+        expect(close);
+        return;
       }
     }
   }

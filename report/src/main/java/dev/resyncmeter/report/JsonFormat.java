@@ -1,6 +1,8 @@
 package dev.resyncmeter.report;
 
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The report as JSON, under stable field names: {@code window_seconds} (null for one scrape),
@@ -22,86 +24,77 @@ public final class JsonFormat {
     out.append("  \"source\": ").append(string(source)).append(",\n");
     fields.forEach((name, json) -> out.append("  ").append(string(name)).append(": ").append(json).append(",\n"));
     out.append("  \"window_seconds\": ").append(report.windowSeconds() == null ? "null" : number(report.windowSeconds())).append(",\n");
-    out.append("  \"handlers\": [");
-    String separator = "\n";
-    for (ResyncReport.Handler h : report.handlers()) {
-      out.append(separator).append("    {")
-          .append("\"kind\": ").append(string(h.kind()))
-          .append(", \"handler\": ").append(string(h.handler()))
-          .append(", \"updates\": ").append(number(h.updates()))
-          .append(", \"noop_updates\": ").append(number(h.noopUpdates()))
-          .append(", \"noop_updates_by_cause\": ").append(object(h.noopUpdatesByCause()))
-          .append(", \"enqueued\": ").append(number(h.enqueued()))
-          .append(", \"dropped\": ").append(number(h.dropped()))
-          .append(", \"unknown\": ").append(number(h.unknown()))
-          .append(", \"resync_period_seconds\": ").append(h.resyncPeriodSeconds() == null ? "null" : number(h.resyncPeriodSeconds()))
-          .append(", \"verdict\": ").append(string(h.verdict().jsonName()))
-          .append(", \"verdict_text\": ").append(string(h.verdictText()))
-          .append('}');
-      separator = ",\n";
-    }
-    out.append(report.handlers().isEmpty() ? "],\n" : "\n  ],\n");
-    out.append("  \"controllers\": [");
-    separator = "\n";
-    for (ResyncReport.Controller c : report.controllers()) {
-      out.append(separator).append("    {")
-          .append("\"controller\": ").append(string(c.controller()))
-          .append(", \"reconciles\": ").append(number(c.reconciles()))
-          .append(", \"reconcile_seconds\": ").append(number(c.reconcileSeconds()))
-          .append(", \"noop_reconciles\": ").append(number(c.noopReconciles()))
-          .append(", \"noop_reconcile_seconds\": ").append(number(c.noopReconcileSeconds()))
-          .append(", \"periodic_reconciles\": ").append(number(c.periodicReconciles()))
-          .append(", \"periodic_reconcile_seconds\": ").append(number(c.periodicReconcileSeconds()));
-      if (c.apiRequests() != null) {
-        out.append(", \"api_requests\": ").append(number(c.apiRequests().requests()))
-            .append(", \"noop_api_requests\": ").append(number(c.apiRequests().noopRequests()))
-            .append(", \"noop_api_requests_by_verb\": ").append(object(c.apiRequests().noopRequestsByVerb()))
-            .append(", \"periodic_api_requests\": ").append(number(c.apiRequests().periodicRequests()));
-      }
-      out.append(", \"by_trigger\": {");
-      String inner = "";
-      for (Map.Entry<String, ResyncReport.TriggerCost> e : c.byTrigger().entrySet()) {
-        out.append(inner).append(string(e.getKey())).append(": {\"reconciles\": ").append(number(e.getValue().reconciles()))
-            .append(", \"seconds\": ").append(number(e.getValue().seconds())).append('}');
-        inner = ", ";
-      }
-      out.append("}, \"effects\": {");
-      inner = "";
-      for (Map.Entry<String, ResyncReport.Effects> e : c.effectsByTrigger().entrySet()) {
-        out.append(inner).append(string(e.getKey())).append(": {\"none\": ").append(number(e.getValue().none()))
-            .append(", \"unchanged\": ").append(number(e.getValue().unchanged()))
-            .append(", \"changed\": ").append(number(e.getValue().changed())).append('}');
-        inner = ", ";
-      }
-      out.append('}')
-          .append(", \"noop_verdict\": ").append(string(c.noopVerdict().jsonName()))
-          .append(", \"noop_verdict_text\": ").append(string(c.noopVerdictText()))
-          .append(", \"timer_verdict\": ").append(string(c.timerVerdict().jsonName()))
-          .append(", \"timer_verdict_text\": ").append(string(c.timerVerdictText()))
-          .append('}');
-      separator = ",\n";
-    }
-    out.append(report.controllers().isEmpty() ? "],\n" : "\n  ],\n");
-    out.append("  \"informers\": [");
-    separator = "\n";
-    for (ResyncReport.Informer i : report.informers()) {
-      out.append(separator).append("    {")
-          .append("\"kind\": ").append(string(i.kind()))
-          .append(", \"resyncs\": ").append(number(i.resyncs()))
-          .append(", \"relists_by_reason\": ").append(object(i.relistsByReason()))
-          .append(", \"relist_notifications_lost\": ").append(number(i.relistNotificationsLost()))
-          .append('}');
-      separator = ",\n";
-    }
-    out.append(report.informers().isEmpty() ? "]\n" : "\n  ]\n");
+    out.append(array("handlers", report.handlers(), JsonFormat::handler)).append(",\n");
+    out.append(array("controllers", report.controllers(), JsonFormat::controller)).append(",\n");
+    out.append(array("informers", report.informers(), JsonFormat::informer)).append('\n');
     return out.append("}\n").toString();
   }
 
-  private static String object(Map<String, Double> counts) {
+  /** A field of the report whose value is an array of objects, one a line; an empty one stays on the field's line. */
+  private static <T> String array(String name, List<T> items, Function<T, String> members) {
+    StringBuilder out = new StringBuilder("  ").append(string(name)).append(": [");
+    String separator = "\n";
+    for (T item : items) {
+      out.append(separator).append("    {").append(members.apply(item)).append('}');
+      separator = ",\n";
+    }
+    return out.append(items.isEmpty() ? "]" : "\n  ]").toString();
+  }
+
+  private static String handler(ResyncReport.Handler h) {
+    return "\"kind\": " + string(h.kind())
+        + ", \"handler\": " + string(h.handler())
+        + ", \"updates\": " + number(h.updates())
+        + ", \"noop_updates\": " + number(h.noopUpdates())
+        + ", \"noop_updates_by_cause\": " + object(h.noopUpdatesByCause(), JsonFormat::number)
+        + ", \"enqueued\": " + number(h.enqueued())
+        + ", \"dropped\": " + number(h.dropped())
+        + ", \"unknown\": " + number(h.unknown())
+        + ", \"resync_period_seconds\": " + (h.resyncPeriodSeconds() == null ? "null" : number(h.resyncPeriodSeconds()))
+        + ", \"verdict\": " + string(h.verdict().jsonName())
+        + ", \"verdict_text\": " + string(h.verdictText());
+  }
+
+  private static String controller(ResyncReport.Controller c) {
+    StringBuilder out = new StringBuilder()
+        .append("\"controller\": ").append(string(c.controller()))
+        .append(", \"reconciles\": ").append(number(c.reconciles()))
+        .append(", \"reconcile_seconds\": ").append(number(c.reconcileSeconds()))
+        .append(", \"noop_reconciles\": ").append(number(c.noopReconciles()))
+        .append(", \"noop_reconcile_seconds\": ").append(number(c.noopReconcileSeconds()))
+        .append(", \"periodic_reconciles\": ").append(number(c.periodicReconciles()))
+        .append(", \"periodic_reconcile_seconds\": ").append(number(c.periodicReconcileSeconds()));
+    if (c.apiRequests() != null) {
+      out.append(", \"api_requests\": ").append(number(c.apiRequests().requests()))
+          .append(", \"noop_api_requests\": ").append(number(c.apiRequests().noopRequests()))
+          .append(", \"noop_api_requests_by_verb\": ").append(object(c.apiRequests().noopRequestsByVerb(), JsonFormat::number))
+          .append(", \"periodic_api_requests\": ").append(number(c.apiRequests().periodicRequests()));
+    }
+    return out
+        .append(", \"by_trigger\": ").append(object(c.byTrigger(), cost ->
+            "{\"reconciles\": " + number(cost.reconciles()) + ", \"seconds\": " + number(cost.seconds()) + "}"))
+        .append(", \"effects\": ").append(object(c.effectsByTrigger(), effects ->
+            "{\"none\": " + number(effects.none()) + ", \"unchanged\": " + number(effects.unchanged()) + ", \"changed\": " + number(effects.changed()) + "}"))
+        .append(", \"noop_verdict\": ").append(string(c.noopVerdict().jsonName()))
+        .append(", \"noop_verdict_text\": ").append(string(c.noopVerdictText()))
+        .append(", \"timer_verdict\": ").append(string(c.timerVerdict().jsonName()))
+        .append(", \"timer_verdict_text\": ").append(string(c.timerVerdictText()))
+        .toString();
+  }
+
+  private static String informer(ResyncReport.Informer i) {
+    return "\"kind\": " + string(i.kind())
+        + ", \"resyncs\": " + number(i.resyncs())
+        + ", \"relists_by_reason\": " + object(i.relistsByReason(), JsonFormat::number)
+        + ", \"relist_notifications_lost\": " + number(i.relistNotificationsLost());
+  }
+
+  /** An object on one line: each key, and its value as {@code value} writes it. */
+  private static <T> String object(Map<String, T> members, Function<T, String> value) {
     StringBuilder out = new StringBuilder("{");
     String separator = "";
-    for (Map.Entry<String, Double> e : counts.entrySet()) {
-      out.append(separator).append(string(e.getKey())).append(": ").append(number(e.getValue()));
+    for (Map.Entry<String, T> e : members.entrySet()) {
+      out.append(separator).append(string(e.getKey())).append(": ").append(value.apply(e.getValue()));
       separator = ", ";
     }
     return out.append('}').toString();

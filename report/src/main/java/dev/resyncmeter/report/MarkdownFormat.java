@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The report as GitHub-flavoured Markdown, for a pull request comment or a wiki page: a heading, the
@@ -30,57 +31,64 @@ public final class MarkdownFormat {
       lines.add("No handler and no controller counted yet: the agent sees no informer or controller.");
       lines.add("");
     }
-    if (!report.handlers().isEmpty()) {
-      lines.add("**Handlers**");
-      lines.add("");
-      lines.add("| Kind | Handler | Resync period | Updates | No-op updates | Enqueued | Dropped | Unknown | Verdict |");
-      lines.add("|---|---|---:|---:|---:|---:|---:|---:|---|");
-      for (ResyncReport.Handler h : report.handlers()) {
-        String period = h.resyncPeriodSeconds() == null ? "" : h.resyncPeriodSeconds() == 0 ? "off" : ResyncReport.seconds(h.resyncPeriodSeconds());
-        lines.add(row(
-            h.kind(), h.handler(), period, count(h.updates()),
-            count(h.noopUpdates()) + " (" + ResyncReport.percent(h.noopUpdates(), h.updates()) + ")" + causes(h.noopUpdatesByCause()),
-            count(h.enqueued()), count(h.dropped()), count(h.unknown()), h.verdictText()));
-      }
-      lines.add("");
-    }
-    if (!report.controllers().isEmpty()) {
-      lines.add("**Controllers**");
-      lines.add("");
-      lines.add("| Controller | Reconciles | Time | On no-op triggers | Their time | Periodic | API requests (on no-op triggers) | Effect of the no-op-triggered | Verdict |");
-      lines.add("|---|---:|---:|---:|---:|---:|---:|---|---|");
-      for (ResyncReport.Controller c : report.controllers()) {
-        ResyncReport.ApiRequests api = c.apiRequests();
-        String requests = api == null ? "" : count(api.requests()) + " (" + count(api.noopRequests()) + ")";
-        String effect = c.effectsByTrigger().isEmpty() || c.noopVerdict() == ResyncReport.EffectVerdict.NO_NOOP_RECONCILES
-            ? ""
-            : String.format(Locale.ROOT, "changed nothing %.0f, changed %.0f", c.noopEffects().changedNothing(), c.noopEffects().changed());
-        String verdict = c.effectsByTrigger().isEmpty() || c.noopVerdict() == ResyncReport.EffectVerdict.NO_NOOP_RECONCILES ? "" : c.noopVerdictText();
-        if (!c.effectsByTrigger().isEmpty() && c.timerVerdict() != ResyncReport.EffectVerdict.NO_TIMER_RECONCILES) {
-          verdict = (verdict.isEmpty() ? "" : verdict + "; ") + c.timerVerdictText();
-        }
-        lines.add(row(
-            c.controller(), count(c.reconciles()), ResyncReport.seconds(c.reconcileSeconds()),
-            count(c.noopReconciles()) + " (" + ResyncReport.percent(c.noopReconciles(), c.reconciles()) + ")",
-            ResyncReport.seconds(c.noopReconcileSeconds()) + " (" + ResyncReport.percent(c.noopReconcileSeconds(), c.reconcileSeconds()) + ")",
-            count(c.periodicReconciles()), requests, effect, verdict));
-      }
-      lines.add("");
-    }
-    if (!report.informers().isEmpty()) {
-      lines.add("**Informers**");
-      lines.add("");
-      lines.add("| Kind | Resync ticks | Relists | Relist notifications lost |");
-      lines.add("|---|---:|---:|---:|");
-      for (ResyncReport.Informer i : report.informers()) {
-        double relists = i.relistsByReason().values().stream().mapToDouble(Double::doubleValue).sum();
-        lines.add(row(i.kind(), count(i.resyncs()), count(relists) + causes(i.relistsByReason()), count(i.relistNotificationsLost())));
-      }
-      lines.add("");
-    }
+    section(lines, "Handlers",
+        "| Kind | Handler | Resync period | Updates | No-op updates | Enqueued | Dropped | Unknown | Verdict |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+        report.handlers(), MarkdownFormat::handler);
+    section(lines, "Controllers",
+        "| Controller | Reconciles | Time | On no-op triggers | Their time | Periodic | API requests (on no-op triggers) | Effect of the no-op-triggered | Verdict |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+        report.controllers(), MarkdownFormat::controller);
+    section(lines, "Informers",
+        "| Kind | Resync ticks | Relists | Relist notifications lost |",
+        "|---|---:|---:|---:|",
+        report.informers(), MarkdownFormat::informer);
     StringBuilder out = new StringBuilder();
     lines.forEach(line -> out.append(line).append('\n'));
     return out.toString();
+  }
+
+  /** A bold title and a table with a row an item, then a blank line; nothing without items. */
+  private static <T> void section(List<String> lines, String title, String header, String alignment, List<T> items, Function<T, String> row) {
+    if (items.isEmpty()) {
+      return;
+    }
+    lines.add("**" + title + "**");
+    lines.add("");
+    lines.add(header);
+    lines.add(alignment);
+    items.forEach(item -> lines.add(row.apply(item)));
+    lines.add("");
+  }
+
+  private static String handler(ResyncReport.Handler h) {
+    String period = h.resyncPeriodSeconds() == null ? "" : h.resyncPeriodSeconds() == 0 ? "off" : ResyncReport.seconds(h.resyncPeriodSeconds());
+    return row(
+        h.kind(), h.handler(), period, count(h.updates()),
+        count(h.noopUpdates()) + " (" + ResyncReport.percent(h.noopUpdates(), h.updates()) + ")" + causes(h.noopUpdatesByCause()),
+        count(h.enqueued()), count(h.dropped()), count(h.unknown()), h.verdictText());
+  }
+
+  private static String controller(ResyncReport.Controller c) {
+    ResyncReport.ApiRequests api = c.apiRequests();
+    String requests = api == null ? "" : count(api.requests()) + " (" + count(api.noopRequests()) + ")";
+    String effect = c.effectsByTrigger().isEmpty() || c.noopVerdict() == ResyncReport.EffectVerdict.NO_NOOP_RECONCILES
+        ? ""
+        : String.format(Locale.ROOT, "changed nothing %.0f, changed %.0f", c.noopEffects().changedNothing(), c.noopEffects().changed());
+    String verdict = c.effectsByTrigger().isEmpty() || c.noopVerdict() == ResyncReport.EffectVerdict.NO_NOOP_RECONCILES ? "" : c.noopVerdictText();
+    if (!c.effectsByTrigger().isEmpty() && c.timerVerdict() != ResyncReport.EffectVerdict.NO_TIMER_RECONCILES) {
+      verdict = (verdict.isEmpty() ? "" : verdict + "; ") + c.timerVerdictText();
+    }
+    return row(
+        c.controller(), count(c.reconciles()), ResyncReport.seconds(c.reconcileSeconds()),
+        count(c.noopReconciles()) + " (" + ResyncReport.percent(c.noopReconciles(), c.reconciles()) + ")",
+        ResyncReport.seconds(c.noopReconcileSeconds()) + " (" + ResyncReport.percent(c.noopReconcileSeconds(), c.reconcileSeconds()) + ")",
+        count(c.periodicReconciles()), requests, effect, verdict);
+  }
+
+  private static String informer(ResyncReport.Informer i) {
+    double relists = i.relistsByReason().values().stream().mapToDouble(Double::doubleValue).sum();
+    return row(i.kind(), count(i.resyncs()), count(relists) + causes(i.relistsByReason()), count(i.relistNotificationsLost()));
   }
 
   private static String row(String... cells) {

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,17 +103,18 @@ class EffectsTest {
                 + " \"timer_verdict\": \"no_timer_reconciles\", \"timer_verdict_text\": \"no periodic reconciles\"}\n");
   }
 
+  /** The effects of the same reconciles where 3 of the 10 on resync changed something. */
+  static final String SOME_REPAIRS =
+      """
+      controller_reconcile_effect_total{controller="cm",effect="changed",trigger="change"} 5
+      controller_reconcile_effect_total{controller="cm",effect="unchanged",trigger="resync_noop"} 7
+      controller_reconcile_effect_total{controller="cm",effect="changed",trigger="resync_noop"} 3
+      controller_reconcile_effect_total{controller="cm",effect="none",trigger="relist_noop"} 2
+      """;
+
   @Test
   void someNoOpTriggeredReconcilesRepairedStateSoTheResyncIsNotSimplyWaste() {
-    String someRepairs =
-        RECONCILES + API_REQUESTS
-            + """
-            controller_reconcile_effect_total{controller="cm",effect="changed",trigger="change"} 5
-            controller_reconcile_effect_total{controller="cm",effect="unchanged",trigger="resync_noop"} 7
-            controller_reconcile_effect_total{controller="cm",effect="changed",trigger="resync_noop"} 3
-            controller_reconcile_effect_total{controller="cm",effect="none",trigger="relist_noop"} 2
-            """;
-    ResyncReport report = report(null, someRepairs);
+    ResyncReport report = report(null, RECONCILES + API_REQUESTS + SOME_REPAIRS);
     ResyncReport.Controller cm = controller(report, "cm");
     assertThat(cm.noopEffects()).isEqualTo(new ResyncReport.Effects(2, 7, 3));
     assertThat(cm.noopVerdict()).isEqualTo(ResyncReport.EffectVerdict.NOOP_REPAIRS);
@@ -197,7 +200,7 @@ class EffectsTest {
     assertThat(cm.noopVerdict()).isEqualTo(ResyncReport.EffectVerdict.NOOP_NOT_MEASURED);
     assertThat(cm.noopVerdictText())
         .isEqualTo("what the 12 reconciles on no-op triggers changed is not measured: the scrape has no controller_reconcile_effect_total for them (an older agent)");
-    ResyncReport.Controller timer = controller(report(null, TWO_OPERATORS.lines().filter(l -> !l.contains("effect_total")).map(l -> l + "\n").reduce("", String::concat)), "idle-timer");
+    ResyncReport.Controller timer = controller(report(null, linesWhere(TWO_OPERATORS, l -> !l.contains("effect_total"))), "idle-timer");
     assertThat(timer.timerVerdict()).isEqualTo(ResyncReport.EffectVerdict.TIMER_NOT_MEASURED);
     assertThat(timer.timerVerdictText())
         .isEqualTo("what the 46 periodic reconciles changed is not measured: the scrape has no controller_reconcile_effect_total for them (an older agent)");
@@ -211,7 +214,7 @@ class EffectsTest {
   /** A reconcile whose effect the scrape does not hold may have repaired something: no waste verdict over it. */
   @Test
   void noOpTriggeredReconcilesOnlyPartlyMeasuredGetNoWasteVerdict() {
-    String relistNotMeasured = RECONCILES + API_REQUESTS + ALL_WASTE.lines().filter(l -> l.contains("effect_total") && !l.contains("relist_noop")).map(l -> l + "\n").reduce("", String::concat);
+    String relistNotMeasured = RECONCILES + API_REQUESTS + linesWhere(ALL_WASTE, l -> l.contains("effect_total") && !l.contains("relist_noop"));
     ResyncReport.Controller cm = controller(report(null, relistNotMeasured), "cm");
     assertThat(cm.effectsByTrigger()).containsOnlyKeys("change", "resync_noop");
     assertThat(cm.noopVerdict()).isEqualTo(ResyncReport.EffectVerdict.NOOP_NOT_MEASURED);
@@ -222,7 +225,7 @@ class EffectsTest {
   /** Without API request series the waste verdict says what it can: reconciles and seconds. */
   @Test
   void aWasteVerdictWithoutApiRequestSeriesNamesReconcilesAndSeconds() {
-    String withoutApiRequests = ALL_WASTE.lines().filter(l -> !l.contains("api_requests")).map(l -> l + "\n").reduce("", String::concat);
+    String withoutApiRequests = linesWhere(ALL_WASTE, l -> !l.contains("api_requests"));
     assertThat(controller(report(null, withoutApiRequests), "cm").noopVerdictText())
         .isEqualTo("every reconcile on a no-op trigger changed nothing: a ResourceVersion check would save 12 reconciles and 0.30 s, and lose nothing seen here");
   }
@@ -370,6 +373,11 @@ class EffectsTest {
     } catch (ReportException e) {
       throw new AssertionError(e);
     }
+  }
+
+  /** The lines of {@code scrape} that {@code keep} accepts: a scrape with some series left out. */
+  private static String linesWhere(String scrape, Predicate<String> keep) {
+    return scrape.lines().filter(keep).map(line -> line + "\n").collect(Collectors.joining());
   }
 
   private static ResyncReport.Controller controller(ResyncReport report, String name) {

@@ -148,15 +148,7 @@ class FailOnTest {
   /** Of the 12 no-op-triggered reconciles 3 changed something: only the other 9 are waste, 53% of 17. */
   @Test
   void noOpTriggeredReconcilesThatRepairedStateAreNotWaste() throws IOException {
-    String someRepairs = file(
-        "some-repairs.prom",
-        INFO + EffectsTest.RECONCILES
-            + """
-            controller_reconcile_effect_total{controller="cm",effect="changed",trigger="change"} 5
-            controller_reconcile_effect_total{controller="cm",effect="unchanged",trigger="resync_noop"} 7
-            controller_reconcile_effect_total{controller="cm",effect="changed",trigger="resync_noop"} 3
-            controller_reconcile_effect_total{controller="cm",effect="none",trigger="relist_noop"} 2
-            """);
+    String someRepairs = file("some-repairs.prom", INFO + EffectsTest.RECONCILES + EffectsTest.SOME_REPAIRS);
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "noop-waste>50", someRepairs);
     assertThat(run.err()).isEqualTo("resync-meter report: fail: controller cm reconciled on no-op triggers and changed nothing 9 of 17 times (53%), above 50%\n");
     assertThat(run.exit()).isEqualTo(1);

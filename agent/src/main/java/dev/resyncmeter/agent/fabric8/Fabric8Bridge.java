@@ -1,6 +1,7 @@
 package dev.resyncmeter.agent.fabric8;
 
 import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.HandlerCalls;
 import dev.resyncmeter.agent.runtime.IdentityWeakMap;
 import dev.resyncmeter.agent.runtime.LateStart;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
@@ -218,7 +219,7 @@ public final class Fabric8Bridge {
 
   /** A handler's {@code onAdd} or {@code onDelete} ({@code method}) starts: see {@link #callStarting}. */
   public static Object handlerCallStarting(Object handler, String method) {
-    return callStarting(handler, "onAdd".equals(method) ? NotificationType.ADD : NotificationType.DELETE);
+    return callStarting(handler, HandlerCalls.addOrDelete(method));
   }
 
   /**
@@ -228,12 +229,8 @@ public final class Fabric8Bridge {
    */
   public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
     Fabric8Listener state = callStarting(handler, NotificationType.UPDATE);
-    if (state == null) {
-      return null;
-    }
-    boolean relist = !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
-    state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
-    return state;
+    boolean relist = state != null && !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
+    return HandlerCalls.updateOpened(state, sameInstance, relist, oldVersion, newVersion);
   }
 
   /**
@@ -241,9 +238,6 @@ public final class Fabric8Bridge {
    * on is always closed.
    */
   public static void handlerCallFinished(Object call) {
-    if (call == null) {
-      return;
-    }
-    ((Fabric8Listener) call).callFinished(!SWITCH.isOff());
+    HandlerCalls.finished(call, SWITCH);
   }
 }

@@ -3,6 +3,7 @@ package dev.resyncmeter.agent.clientjava.informer;
 import dev.resyncmeter.agent.clientjava.ClientJava;
 import dev.resyncmeter.agent.clientjava.KindNames;
 import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.agent.runtime.HandlerCalls;
 import dev.resyncmeter.agent.runtime.IdentityWeakMap;
 import dev.resyncmeter.agent.runtime.LateStart;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
@@ -201,7 +202,7 @@ public final class InformerBridge {
 
   /** A handler's {@code onAdd} or {@code onDelete} ({@code method}) starts: see {@link #callStarting}. */
   public static Object handlerCallStarting(Object handler, String method) {
-    return callStarting(handler, "onAdd".equals(method) ? NotificationType.ADD : NotificationType.DELETE);
+    return callStarting(handler, HandlerCalls.addOrDelete(method));
   }
 
   /**
@@ -211,12 +212,8 @@ public final class InformerBridge {
    */
   public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
     ListenerState state = callStarting(handler, NotificationType.UPDATE);
-    if (state == null) {
-      return null;
-    }
-    boolean relist = state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null;
-    state.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
-    return state;
+    boolean relist = state != null && state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null;
+    return HandlerCalls.updateOpened(state, sameInstance, relist, oldVersion, newVersion);
   }
 
   /**
@@ -225,11 +222,9 @@ public final class InformerBridge {
    * if the unit went off since.
    */
   public static void handlerCallFinished(Object call) {
-    if (call == null) {
-      return;
+    if (call instanceof ListenerState state) {
+      state.currentNotification = null;
     }
-    ListenerState state = (ListenerState) call;
-    state.currentNotification = null;
-    state.callFinished(!SWITCH.isOff());
+    HandlerCalls.finished(call, SWITCH);
   }
 }

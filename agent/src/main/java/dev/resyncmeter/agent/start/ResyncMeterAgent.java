@@ -170,7 +170,9 @@ public final class ResyncMeterAgent {
 
   private static void failedToStart(Throwable t) {
     try {
-      System.err.println("[resync-meter] failed to start, the application runs without it: " + t);
+      // one line, naming where: the report a user can send
+      StackTraceElement[] where = t.getStackTrace();
+      System.err.println("[resync-meter] failed to start, the application runs without it: " + t + (where.length == 0 ? "" : " (at " + where[0] + ")"));
     } catch (Throwable ignored) {
       // nothing more to do without harming the host
     }

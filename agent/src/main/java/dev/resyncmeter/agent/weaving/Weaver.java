@@ -203,6 +203,15 @@ final class Weaver implements ClassFileTransformer {
   }
 
   /**
+   * The classes the JVM has loaded; none once it is exiting (the JVM then answers null: a host that
+   * exits while the agent still starts is no fault).
+   */
+  static Class<?>[] loadedClasses(Instrumentation instrumentation) {
+    Class<?>[] loaded = instrumentation.getAllLoadedClasses();
+    return loaded == null ? new Class<?>[0] : loaded;
+  }
+
+  /**
    * Weaves the classes already loaded that a part selects: retransformed in small batches with a
    * pause between them (each batch stops the world), looking again until a look finds no new one (the
    * host goes on loading classes meanwhile).
@@ -214,7 +223,7 @@ final class Weaver implements ClassFileTransformer {
     Set<Class<?>> looked = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int look = 0; look < 100; look++) {
       List<Class<?>> matched = new ArrayList<>();
-      for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+      for (Class<?> type : loadedClasses(instrumentation)) {
         if (looked.add(type) && matchesLoaded(instrumentation, type)) {
           matched.add(type);
         }

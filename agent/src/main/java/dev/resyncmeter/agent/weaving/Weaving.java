@@ -142,7 +142,7 @@ public final class Weaving {
       if (attempt > 0) {
         Weaver.sleep(10);
       }
-      for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+      for (Class<?> type : Weaver.loadedClasses(instrumentation)) {
         Set<String> names = wanted.get(type.getClassLoader());
         if (names != null && names.remove(type.getName())) {
           if (names.isEmpty()) {

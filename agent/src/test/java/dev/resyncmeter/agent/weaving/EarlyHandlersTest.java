@@ -1,6 +1,7 @@
 package dev.resyncmeter.agent.weaving;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.resyncmeter.agent.start.Parts;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -67,4 +68,14 @@ class EarlyHandlersTest {
     assertThat(retransformed).isEmpty();
   }
 
+  /** Seen in CI: a host that exits at once made the start fail with a NullPointerException. */
+  @Test
+  void aHostThatExitsWhileTheAgentStartsEndsTheStartQuietly() {
+    List<Class<?>> retransformed = new ArrayList<>();
+    Instrumentation jvm = RecordingJvm.exiting(retransformed);
+    Weaving weaving = new Weaving(Parts.ALL, Parts.ALL, "test");
+    assertThatCode(() -> weaving.install(jvm, true)).doesNotThrowAnyException();
+    assertThatCode(() -> weaving.weaveEarlyHandlers(jvm, List.of(passed(SubclassedHandler.class)))).doesNotThrowAnyException();
+    assertThat(retransformed).isEmpty();
+  }
 }

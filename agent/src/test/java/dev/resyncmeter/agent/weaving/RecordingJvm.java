@@ -42,4 +42,9 @@ final class RecordingJvm {
   static Instrumentation recording(List<? super ClassFileTransformer> transformers) {
     return of(transformers, new ArrayList<>(), new int[1]);
   }
+
+  /** A JVM that is exiting: asked for its loaded classes, it answers null, as a JVM past its end does. */
+  static Instrumentation exiting(List<Class<?>> retransformed) {
+    return of(new ArrayList<>(), retransformed, new int[1], (Class<?>[]) null);
+  }
 }

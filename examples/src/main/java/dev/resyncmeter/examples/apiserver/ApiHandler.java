@@ -129,8 +129,9 @@ final class ApiHandler implements HttpHandler {
             sendJson(exchange, 200, Wire.configMap(store.replace(namespace, name, cm, false), true).toString());
           }
           case "PATCH" -> {
-            requireMergePatch(exchange.getRequestHeaders().getFirst("Content-Type"));
-            sendJson(exchange, 200, Wire.configMap(store.mergePatch(namespace, name, body), true).toString());
+            boolean jsonPatch = patchType(exchange.getRequestHeaders().getFirst("Content-Type"));
+            V1ConfigMap patched = jsonPatch ? store.jsonPatch(namespace, name, body) : store.mergePatch(namespace, name, body);
+            sendJson(exchange, 200, Wire.configMap(patched, true).toString());
           }
           case "DELETE" -> {
             V1ConfigMap removed = store.delete(namespace, name);
@@ -177,17 +178,24 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
-  /** A merge patch, with or without parameters ({@code ; charset=utf-8}); other patch types get 415. */
-  private static void requireMergePatch(String contentType) {
+  /**
+   * A merge patch (false) or a JSON patch (true), with or without parameters ({@code ; charset=utf-8});
+   * other patch types (strategic merge patch, apply) get 415.
+   */
+  private static boolean patchType(String contentType) {
     String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].trim();
-    if (!mediaType.equalsIgnoreCase("application/merge-patch+json")) {
-      throw new StatusException(
-          415,
-          "UnsupportedMediaType",
-          "the body of the request was in an unknown format - accepted media types include: application/merge-patch+json"
-              + " (EmbeddedApiServer applies JSON merge patches only)",
-          null);
+    if (mediaType.equalsIgnoreCase("application/merge-patch+json")) {
+      return false;
     }
+    if (mediaType.equalsIgnoreCase("application/json-patch+json")) {
+      return true;
+    }
+    throw new StatusException(
+        415,
+        "UnsupportedMediaType",
+        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json,"
+            + " application/merge-patch+json (EmbeddedApiServer applies JSON merge patches and JSON patches only)",
+        null);
   }
 
   private static void requireMethod(String method, String expected) {

@@ -180,6 +180,94 @@ final class ConfigMapStore {
     }
   }
 
+  /**
+   * Applies a JSON patch (RFC 6902: {@code add}, {@code remove}, {@code replace}, {@code test}) to the
+   * stored object and stores the result as a PUT of it would, as {@link #mergePatch} does: a
+   * {@code metadata.resourceVersion} the patch sets or tests is a precondition; a failed {@code test},
+   * or a path that is not there, is a 422; a result equal to the stored object is no write.
+   */
+  V1ConfigMap jsonPatch(String namespace, String name, String patchBody) {
+    JsonElement patch;
+    try {
+      patch = JsonParser.parseString(patchBody);
+    } catch (RuntimeException e) {
+      throw new StatusException(400, "BadRequest", "cannot decode JSON patch: " + e.getMessage(), null);
+    }
+    if (!patch.isJsonArray()) {
+      throw new StatusException(400, "BadRequest", "a JSON patch must be a JSON array of operations", name);
+    }
+    lock.lock();
+    try {
+      V1ConfigMap current = objects.get(key(namespace, name));
+      if (current == null) {
+        throw notFound(name);
+      }
+      JsonObject patched = Wire.configMap(current, true);
+      for (JsonElement operation : patch.getAsJsonArray()) {
+        applyOperation(patched, operation, name);
+      }
+      V1ConfigMap next = Wire.parseConfigMap(patched.toString());
+      checkNamespace(next, namespace);
+      if (!name.equals(next.getMetadata().getName())) {
+        throw new StatusException(400, "BadRequest", "the name of the object does not match the name on the URL", name);
+      }
+      return replace(namespace, name, next, false);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** One RFC 6902 operation on objects (no arrays: a ConfigMap's data and metadata are maps). */
+  private static void applyOperation(JsonObject target, JsonElement element, String name) {
+    if (!element.isJsonObject() || !element.getAsJsonObject().has("op") || !element.getAsJsonObject().has("path")) {
+      throw new StatusException(400, "BadRequest", "a JSON patch operation needs an op and a path", name);
+    }
+    JsonObject operation = element.getAsJsonObject();
+    String op = operation.get("op").getAsString();
+    String[] tokens = operation.get("path").getAsString().split("/", -1);
+    if (tokens.length < 2 || !tokens[0].isEmpty()) {
+      throw new StatusException(422, "Invalid", "the JSON patch path " + operation.get("path") + " is not a pointer into the object", name);
+    }
+    JsonObject parent = target;
+    for (int i = 1; i < tokens.length - 1; i++) {
+      JsonElement child = parent.get(unescape(tokens[i]));
+      if (child == null || !child.isJsonObject()) {
+        throw new StatusException(422, "Invalid", "the JSON patch path " + operation.get("path") + " is not in the object", name);
+      }
+      parent = child.getAsJsonObject();
+    }
+    String member = unescape(tokens[tokens.length - 1]);
+    JsonElement value = operation.get("value");
+    switch (op) {
+      case "add" -> parent.add(member, required(value, name));
+      case "replace", "remove", "test" -> {
+        if (!parent.has(member)) {
+          throw new StatusException(422, "Invalid", "the JSON patch path " + operation.get("path") + " is not in the object", name);
+        }
+        if (op.equals("replace")) {
+          parent.add(member, required(value, name));
+        } else if (op.equals("remove")) {
+          parent.remove(member);
+        } else if (!parent.get(member).equals(required(value, name))) {
+          throw new StatusException(422, "Invalid", "the JSON patch test of " + operation.get("path") + " failed", name);
+        }
+      }
+      default -> throw new StatusException(422, "Invalid", "EmbeddedApiServer applies the JSON patch operations add, remove, replace and test, not " + op, name);
+    }
+  }
+
+  private static JsonElement required(JsonElement value, String name) {
+    if (value == null) {
+      throw new StatusException(400, "BadRequest", "a JSON patch add, replace or test needs a value", name);
+    }
+    return value;
+  }
+
+  /** RFC 6901: ~1 is /, ~0 is ~. */
+  private static String unescape(String token) {
+    return token.replace("~1", "/").replace("~0", "~");
+  }
+
   /** RFC 7386: null removes a member, an object merges into an object, anything else replaces. */
   private static void mergeInto(JsonObject target, JsonObject patch) {
     for (Map.Entry<String, JsonElement> member : patch.entrySet()) {

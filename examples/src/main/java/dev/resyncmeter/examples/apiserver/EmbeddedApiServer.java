@@ -46,15 +46,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code application/merge-patch+json}), as a real server applies one: a {@code
  *       metadata.resourceVersion} in the patch is a precondition (409 Conflict when stale), a patch
  *       that changes nothing keeps the version and emits no event, one that changes gets a new
- *       version and a MODIFIED event; 404 NotFound for a missing object, 415 UnsupportedMediaType
- *       for any other patch type (JSON patch, strategic merge patch, apply).
+ *       version and a MODIFIED event; 404 NotFound for a missing object. The same with a JSON patch
+ *       (RFC 6902, {@code application/json-patch+json}) of the operations {@code add}, {@code
+ *       remove}, {@code replace} and {@code test} on the object's maps (a failed {@code test} or a
+ *       missing path is a 422). 415 UnsupportedMediaType for any other patch type (strategic merge
+ *       patch, server-side apply).
+ *   <li>Every write that changes the object is answered with the object as stored, carrying the new
+ *       resourceVersion, and its watch event carries that same version: a client can tell its own
+ *       write's event by the version it was answered with. A write that changes nothing (a PUT or
+ *       patch of what is stored) is answered with the stored version and sends no event.
  *   <li>One global resourceVersion counter, strictly increasing, as decimal strings; every write
  *       stamps {@code metadata.resourceVersion}; create also sets {@code uid} and {@code
  *       creationTimestamp}. A DELETED event carries the deleting version.
  * </ul>
  *
  * <p>What it does not do: any other resource (namespaces need not exist, there is no discovery,
- * {@code /version} or OpenAPI); PATCH other than JSON merge patch; label or field selectors (refused with 400 rather than
+ * {@code /version} or OpenAPI); PATCH other than JSON merge patch and JSON patch; label or field selectors (refused with 400 rather than
  * silently ignored); pagination ({@code limit} and {@code continue} are ignored, everything comes
  * in one page); {@code resourceVersionMatch}, {@code sendInitialEvents} and bookmarks (ignored;
  * {@code allowWatchBookmarks} is accepted, no BOOKMARK is ever sent); generateName, validation

@@ -41,11 +41,14 @@ public final class Main {
       case "fabric8-scenario" -> dev.resyncmeter.examples.fabric8.Fabric8Scenario.main(rest);
       case "josdk-scenario" -> dev.resyncmeter.examples.josdk.JosdkScenario.main(rest);
       case "mixed-scenario" -> dev.resyncmeter.examples.fabric8.MixedScenario.main(rest);
+      case "echo-scenario" -> dev.resyncmeter.examples.scenario.EchoScenario.main(rest);
+      case "fabric8-echo-scenario" -> dev.resyncmeter.examples.fabric8.Fabric8EchoScenario.main(rest);
+      case "josdk-echo-scenario" -> dev.resyncmeter.examples.josdk.JosdkEchoScenario.main(rest);
       case "exit" -> exit(rest);
       case "idle" -> idle();
       case "properties" -> properties();
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|attach|api-requests|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | fabric8-scenario [--kind ConfigMap|Secret] | josdk-scenario | mixed-scenario | exit CODE | idle | properties]");
+        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|attach|api-requests|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | fabric8-scenario [--kind ConfigMap|Secret] | josdk-scenario | mixed-scenario | echo-scenario | fabric8-echo-scenario | josdk-echo-scenario | exit CODE | idle | properties]");
         System.exit(2);
       }
     }

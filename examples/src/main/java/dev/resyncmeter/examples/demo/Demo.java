@@ -1,6 +1,7 @@
 package dev.resyncmeter.examples.demo;
 
 import dev.resyncmeter.examples.apiserver.EmbeddedApiServer;
+import dev.resyncmeter.examples.controller.EchoControllers;
 import dev.resyncmeter.examples.controller.SampleController;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -33,6 +34,10 @@ public final class Demo {
 
   static final Duration RESYNC_PERIOD = Duration.ofSeconds(5);
   static final int OBJECTS = 8;
+  /** The namespace of the demo's ConfigMaps on its own API server. */
+  static final String NAMESPACE = "demo";
+  /** The namespace of the echo controllers' ConfigMaps, which only they watch. */
+  static final String ECHO_NAMESPACE = "demo-echoes";
 
   /**
    * The demo relists only this soon after its handlers' resync. client-java hands a relist's
@@ -99,7 +104,7 @@ public final class Demo {
     } else {
       try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
         for (int i = 0; i < OBJECTS; i++) {
-          server.create("demo", "settings-" + i, settings("0"));
+          server.create(NAMESPACE, "settings-" + i, settings("0"));
         }
         System.out.println("demo: embedded API server at " + server.url() + " with " + OBJECTS + " ConfigMaps");
         ApiClient client = new ClientBuilder().setBasePath(server.url()).setReadTimeout(Duration.ZERO).build();
@@ -161,11 +166,13 @@ public final class Demo {
 
   private static void run(ApiClient client, EmbeddedApiServer server, String metricsUrl, long seconds) throws Exception {
     SharedInformerFactory factory = new SharedInformerFactory(client);
+    GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api = new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
+    // On its own API server the demo's controllers watch its namespace, apart from the echo controllers';
+    // on a cluster every namespace.
     SharedIndexInformer<V1ConfigMap> informer =
-        factory.sharedIndexInformerFor(
-            new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
-            V1ConfigMap.class,
-            RESYNC_PERIOD.toMillis());
+        server != null
+            ? factory.sharedIndexInformerFor(api, V1ConfigMap.class, RESYNC_PERIOD.toMillis(), NAMESPACE)
+            : factory.sharedIndexInformerFor(api, V1ConfigMap.class, RESYNC_PERIOD.toMillis());
     ResyncSeen resyncSeen = new ResyncSeen();
     // The drift-repair controller writes: only to the demo's own API server, never to a user's cluster.
     boolean driftRepair = server != null;
@@ -178,6 +185,18 @@ public final class Demo {
       Random random = new Random(42);
       Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
       DemoReport report = new DemoReport(metricsUrl);
+      // They write what they watch: only on the demo's own API server, never on a user's cluster.
+      EchoControllers echoes = null;
+      if (server != null) {
+        server.create(ECHO_NAMESPACE, EchoControllers.STAMPED, Map.of());
+        server.create(ECHO_NAMESPACE, EchoControllers.SETTLED, Map.of());
+        echoes = new EchoControllers(client, ECHO_NAMESPACE);
+        echoes.start();
+        System.out.println(
+            "demo: controllers " + EchoControllers.STAMPER + " (stamps the time on " + ECHO_NAMESPACE + "/" + EchoControllers.STAMPED
+                + " on every reconcile, " + EchoControllers.STAMP_BOUND + " times at most) and " + EchoControllers.SETTLER + " (labels "
+                + ECHO_NAMESPACE + "/" + EchoControllers.SETTLED + " when it is not) running: their writes come back to them");
+      }
       long start = System.nanoTime();
       boolean relistDue = false;
       boolean driftDue = false;
@@ -215,6 +234,9 @@ public final class Demo {
         }
       }
       report.printFinal();
+      if (echoes != null) {
+        echoes.close();
+      }
     }
   }
 

@@ -4,6 +4,8 @@ import dev.resyncmeter.examples.josdk.ConfigMapOperator;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -19,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * ConfigMapOperator#SEEN_NAMESPACE} must hold the resource version of the one reconciled. Nothing
  * watches that namespace, so when it drifts (the demo changes it now and then, as someone's edit
  * would) no event comes: only the timer's periodic reconciles find it, and they write it back. Most
- * of them find nothing and change nothing.
+ * of them find nothing and change nothing. One ConfigMap, {@value #ECHOED}, it reconciles itself
+ * instead: it records the revision it reconciled in it, so each of its writes comes back (an echo).
  *
  * <p>A wrapper, not a change to {@link ConfigMapOperator}: the JOSDK scenario counts that one's
  * requests exactly.
@@ -33,6 +36,9 @@ import java.util.concurrent.TimeUnit;
 final class DriftRepairingOperator implements Reconciler<ConfigMap> {
 
   static final String SEEN_KEY = "resourceVersion";
+  /** The ConfigMap whose reconcile writes it, and so gets its write back. */
+  static final String ECHOED = "echoed";
+  static final String RECORDED_KEY = "reconciled-revision";
 
   private final KubernetesClient client;
   private final ConfigMapOperator operator;
@@ -44,8 +50,11 @@ final class DriftRepairingOperator implements Reconciler<ConfigMap> {
 
   @Override
   public UpdateControl<ConfigMap> reconcile(ConfigMap configMap, Context<ConfigMap> context) throws Exception {
-    UpdateControl<ConfigMap> control = operator.reconcile(configMap, context);
     String name = configMap.getMetadata().getName();
+    if (name.equals(ECHOED)) {
+      return recordRevision(configMap);
+    }
+    UpdateControl<ConfigMap> control = operator.reconcile(configMap, context);
     String version = configMap.getMetadata().getResourceVersion();
     ConfigMap seen = client.configMaps().inNamespace(ConfigMapOperator.SEEN_NAMESPACE).withName(name).get();
     // ConfigMapOperator writes it on every change of its ConfigMap, before this check: a difference is drift.
@@ -54,6 +63,20 @@ final class DriftRepairingOperator implements Reconciler<ConfigMap> {
           .edit(c -> new ConfigMapBuilder(c).addToData(SEEN_KEY, version).build());
     }
     return control;
+  }
+
+  /**
+   * {@value #ECHOED}: records the revision it reconciled in the ConfigMap itself, with the client inside
+   * reconcile (not through {@code UpdateControl}, whose event JOSDK filters), and only when it differs.
+   * Its write's event comes back: one more reconcile, an echo, which finds the revision recorded and
+   * writes nothing.
+   */
+  private UpdateControl<ConfigMap> recordRevision(ConfigMap configMap) {
+    String revision = configMap.getData().get("revision");
+    if (revision != null && !revision.equals(configMap.getData().get(RECORDED_KEY))) {
+      client.resource(configMap).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"" + RECORDED_KEY + "\":\"" + revision + "\"}}");
+    }
+    return UpdateControl.noUpdate();
   }
 
   /** The operator as {@link ConfigMapOperator#operator} configures it, with this reconciler in it. */

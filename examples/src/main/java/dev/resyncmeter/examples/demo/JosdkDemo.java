@@ -13,7 +13,8 @@ import java.util.Random;
 /**
  * The JOSDK demo: {@link ConfigMapOperator} (maximum reconciliation interval 2 s), wrapped in {@link
  * DriftRepairingOperator}, against fabric8's mock server in CRUD mode, with a change every 3 seconds,
- * a drift of what the operator wrote every 5, and a summary read from the agent's endpoint every 10:
+ * a drift of what the operator wrote every 5, a change of {@code echoed} every 10 (the operator's
+ * reconcile writes it, and reconciles its echo), and a summary read from the agent's endpoint every 10:
  * how many reconciles, and seconds, the timer causes next to real changes, and how many of them repair.
  */
 final class JosdkDemo {
@@ -30,12 +31,15 @@ final class JosdkDemo {
             .inNamespace(NAMESPACE)
             .create();
       }
+      client.resource(new ConfigMapBuilder().withNewMetadata().withName(DriftRepairingOperator.ECHOED).endMetadata().withData(Map.of("revision", "0")).build())
+          .inNamespace(NAMESPACE)
+          .create();
       Operator operator = DriftRepairingOperator.operator(client, NAMESPACE);
       operator.start();
       try {
         System.out.println(
             "demo: JOSDK operator " + ConfigMapOperator.NAME + " (maxReconciliationInterval 2 s) against fabric8's mock server with "
-                + Demo.OBJECTS + " ConfigMaps; metrics at " + metricsUrl);
+                + Demo.OBJECTS + " ConfigMaps, and " + DriftRepairingOperator.ECHOED + ", whose reconcile writes it (its write comes back); metrics at " + metricsUrl);
         Random random = new Random(42);
         Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
         DemoReport report = new DemoReport(metricsUrl);
@@ -56,6 +60,11 @@ final class JosdkDemo {
               seen.edit(c -> new ConfigMapBuilder(c).addToData(DriftRepairingOperator.SEEN_KEY, "drifted").build());
               System.out.println("demo: " + ConfigMapOperator.SEEN_NAMESPACE + "/" + name + " drifted (nothing watches it): a periodic reconcile repairs it");
             }
+          }
+          if (tick % 10 == 7) {
+            String revision = Long.toString(tick);
+            client.configMaps().inNamespace(NAMESPACE).withName(DriftRepairingOperator.ECHOED)
+                .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
           }
           if (tick % 10 == 0) {
             report.print("operator " + ConfigMapOperator.NAME);

@@ -11,6 +11,8 @@ public final class HandlerCall {
   private boolean open;
   private int queueAdds;
   private Trigger trigger;
+  /** The update handled is an echo if a write in flight is answered with its version; null otherwise. */
+  private PendingEcho pendingEcho;
 
   HandlerCall() {}
 
@@ -22,6 +24,7 @@ public final class HandlerCall {
     open = true;
     queueAdds = 0;
     trigger = Trigger.CHANGE;
+    pendingEcho = null;
     return true;
   }
 
@@ -30,6 +33,19 @@ public final class HandlerCall {
     if (open) {
       this.trigger = trigger;
     }
+  }
+
+  /** The open call's update waits for a write's answer to be told an echo ({@code own_write}) or not. */
+  void classify(Trigger trigger, PendingEcho pendingEcho) {
+    if (open) {
+      this.trigger = trigger;
+      this.pendingEcho = pendingEcho;
+    }
+  }
+
+  /** The echo the open call's adds wait on, or null (settled, or no echo in question). */
+  public PendingEcho pendingEcho() {
+    return open ? pendingEcho : null;
   }
 
   /** The trigger of a queue add made now on this thread, or null outside any handler call. */
@@ -47,6 +63,7 @@ public final class HandlerCall {
   /** Closes the scope opened by {@link #begin} and returns how many queue adds it saw. */
   public int end() {
     open = false;
+    pendingEcho = null;
     return queueAdds;
   }
 }

@@ -27,6 +27,8 @@ public final class HandlerMetrics {
   private final LongAdder[] changed = adders(CAUSES.length);
   /** No-op updates, by cause then outcome. */
   private final LongAdder[] noops = adders(CAUSES.length * OUTCOMES.length);
+  /** Updates that were echoes of a write from this process. */
+  private final LongAdder ownWriteUpdates = new LongAdder();
   private final AtomicBoolean resyncPeriodPublished = new AtomicBoolean();
   private volatile double resyncPeriodSeconds;
 
@@ -56,6 +58,11 @@ public final class HandlerMetrics {
     } else {
       changed[cause.ordinal()].increment();
     }
+  }
+
+  /** One {@code onUpdate} call whose new object is the one a write from this process was answered with. */
+  public void ownWriteUpdate() {
+    ownWriteUpdates.increment();
   }
 
   /** The resync period in effect for this handler, in milliseconds; 0 means resync is off. */
@@ -97,6 +104,14 @@ public final class HandlerMetrics {
       updates(out, cause, LabelNames.CHANGED, changedUpdates);
       updates(out, cause, LabelNames.UNCHANGED, noopUpdates);
       types[NotificationType.UPDATE.ordinal()] += changedUpdates + noopUpdates;
+    }
+    long echoes = ownWriteUpdates.sum();
+    if (echoes > 0) {
+      out.counter(
+          "informer_own_write_updates",
+          "Update notifications whose new object is the one a write from this process was answered with: echoes of its own writes.",
+          Labels.of(LabelNames.KIND, kind, LabelNames.HANDLER, handler),
+          echoes);
     }
     for (NotificationType type : TYPES) {
       if (types[type.ordinal()] > 0) {

@@ -21,6 +21,8 @@ public abstract class InformerListener {
   /** Null unless the call is an update whose cause was told. */
   private UpdateCause cause;
   private boolean unchanged;
+  /** Whether the update is an echo of a write from this process: {@link PendingEcho#ECHO}, pending, or null. */
+  private PendingEcho echo;
 
   protected InformerListener(Object handler) {
     this.handler = handler;
@@ -58,6 +60,7 @@ public abstract class InformerListener {
     this.call = call;
     callType = type;
     cause = null;
+    echo = null;
     return true;
   }
 
@@ -67,9 +70,23 @@ public abstract class InformerListener {
    * adds made from now on carry the trigger this makes.
    */
   public final void updateSeen(boolean sync, boolean sameInstance, String oldVersion, String newVersion) {
+    updateSeen(sync, sameInstance, oldVersion, newVersion, null);
+  }
+
+  /**
+   * {@link #updateSeen(boolean, boolean, String, String)} of an update that may be an echo: {@code
+   * echo} is what {@link OwnWrites#check} said of its new object (null: not an echo). Its adds carry
+   * {@code own_write}, settled later when the echo is pending.
+   */
+  public final void updateSeen(boolean sync, boolean sameInstance, String oldVersion, String newVersion, PendingEcho echo) {
     cause = NoopUpdateClassifier.cause(sync, sameInstance);
     unchanged = NoopUpdateClassifier.resourceVersionUnchanged(oldVersion, newVersion);
-    call.classify(Trigger.ofHandlerCall(NotificationType.UPDATE, cause, unchanged));
+    this.echo = unchanged ? null : echo;
+    if (this.echo == null) {
+      call.classify(Trigger.ofHandlerCall(NotificationType.UPDATE, cause, unchanged));
+    } else {
+      call.classify(Trigger.OWN_WRITE, this.echo == PendingEcho.ECHO ? null : this.echo);
+    }
   }
 
   /**
@@ -82,10 +99,15 @@ public abstract class InformerListener {
     boolean enqueued = call.end() > 0;
     UpdateCause updateCause = cause;
     cause = null;
+    PendingEcho updateEcho = echo;
+    echo = null;
     if (!counting) {
       return;
     }
     HandlerMetrics metrics = metrics();
+    if (updateEcho != null && callType == NotificationType.UPDATE) {
+      updateEcho.handlerCallEnded(metrics, true);
+    }
     if (callType == NotificationType.UPDATE && updateCause != null) {
       metrics.update(updateCause, unchanged, NoopUpdateClassifier.outcome(dropsAreObservable(), enqueued));
     } else {

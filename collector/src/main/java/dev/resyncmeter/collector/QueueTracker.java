@@ -1,6 +1,8 @@
 package dev.resyncmeter.collector;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -50,6 +52,8 @@ public final class QueueTracker {
   private final Map<Object, Trigger> mergedWhileWaiting = new HashMap<>();
   /** Items that workers took unseen (see {@link #takenUnseen}) before another take passed them; one per such worker at most. */
   private final Map<Object, WaitingForDone> takenUnseen = new HashMap<>();
+  /** Items added (as {@code own_write}) in handler calls on updates still waiting to be told echoes or not. */
+  private final Map<Object, List<PendingEcho>> pendingEchoes = new HashMap<>();
   /** Items added while a worker processes them: the queue takes them in again at done. */
   private final Map<Object, WaitingForDone> addedWhileProcessed = new HashMap<>();
 
@@ -120,7 +124,16 @@ public final class QueueTracker {
       return trigger;
     }
     Trigger trigger = triggerOf(context, item, kind);
-    if (kind == AddKind.PLAIN) {
+    PendingEcho echo = context.handlerCall().pendingEcho();
+    if (echo != null && kind != AddKind.PLAIN) {
+      // a delayed add keeps the trigger it has when called: the echo is settled with what is known now
+      trigger = echo.echoNow() ? Trigger.OWN_WRITE : Trigger.CHANGE;
+      echo = null;
+    }
+    if (echo != null) {
+      call.decided(trigger);
+      echo.addCalled(counts); // counted under its trigger once the echo is settled
+    } else if (kind == AddKind.PLAIN) {
       call.decided(trigger);
       counts.plainAddCalled(trigger); // a plain add runs under the queue's lock
     } else {
@@ -166,6 +179,10 @@ public final class QueueTracker {
     bind();
     Trigger called = context.addCall().trigger();
     Trigger trigger = called == null ? Trigger.OTHER : called;
+    PendingEcho echo = trigger == Trigger.OWN_WRITE ? context.handlerCall().pendingEcho() : null;
+    if (echo != null) {
+      pendingEchoes.computeIfAbsent(item, waiting -> new ArrayList<>(1)).add(echo);
+    }
     if (!dirtyGrew) {
       merge(item, trigger);
       return;
@@ -251,8 +268,19 @@ public final class QueueTracker {
     if (!mergedWhileWaiting.isEmpty()) {
       trigger = Trigger.merge(trigger, mergedWhileWaiting.remove(item));
     }
+    if (!pendingEchoes.isEmpty()) {
+      trigger = settledEchoes(item, trigger);
+    }
     context.held().took(this, item, trigger, counts.startProcessing(item, takenAt), takenAt, unseen);
     return trigger;
+  }
+
+  /**
+   * An item taken as {@code own_write} that waited on pending echoes: it stays {@code own_write} if
+   * each turns out an echo now, else it is a {@code change} (an update not known to be an echo yet).
+   */
+  private Trigger settledEchoes(Object item, Trigger trigger) {
+    return PendingEcho.settled(trigger, pendingEchoes.remove(item));
   }
 
   /** The worker is done with {@code item}; {@code requeued}: it was added while processed and waits again. */
@@ -325,7 +353,7 @@ public final class QueueTracker {
 
   /** In-flight items the tracker keeps state for (for memory tests). */
   int trackedItems() {
-    return ringSize + mergedWhileWaiting.size() + addedWhileProcessed.size() + delayedAdds.size() + takenUnseen.size() + counts.processing();
+    return ringSize + mergedWhileWaiting.size() + pendingEchoes.size() + addedWhileProcessed.size() + delayedAdds.size() + takenUnseen.size() + counts.processing();
   }
 
   private static final class WaitingForDone {

@@ -39,6 +39,52 @@ public final class ResourceVersionJson {
     return json == null ? null : of(json.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * The identity and version of the object in the first {@code length} bytes of {@code json}, from
+   * its top-level {@code metadata}; null when it has no metadata or cannot be read to its end.
+   */
+  public static WrittenObject objectOf(byte[] json, int length) {
+    if (json == null) {
+      return null;
+    }
+    try {
+      return new ResourceVersionJson(json, Math.min(length, json.length)).metadata();
+    } catch (Malformed e) {
+      return null;
+    }
+  }
+
+  private WrittenObject metadata() throws Malformed {
+    if (!toMember("metadata") || !peekIs('{')) {
+      return null;
+    }
+    expect('{');
+    String namespace = null;
+    String name = null;
+    String uid = null;
+    String version = null;
+    if (peekIs('}')) {
+      return null;
+    }
+    do {
+      String member = string();
+      expect(':');
+      boolean wanted = member.equals("namespace") || member.equals("name") || member.equals("uid") || member.equals("resourceVersion");
+      if (wanted && peekIs('"')) {
+        String value = string();
+        switch (member) {
+          case "namespace" -> namespace = value;
+          case "name" -> name = value;
+          case "uid" -> uid = value;
+          default -> version = value;
+        }
+      } else {
+        skipValue();
+      }
+    } while (nextMember());
+    return new WrittenObject(namespace, name, uid, version);
+  }
+
   private String topLevel() throws Malformed {
     if (!toMember("metadata") || !peekIs('{') || !toMember("resourceVersion")) {
       return null;

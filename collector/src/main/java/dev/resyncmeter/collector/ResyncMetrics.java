@@ -31,6 +31,7 @@ public final class ResyncMetrics {
   private final CappedLabel queueNames;
   private final CappedLabel components;
   private final RestClientMetrics restClient;
+  private final OwnWrites ownWrites = new OwnWrites();
   private final Observability observability;
 
   public ResyncMetrics() {
@@ -106,6 +107,11 @@ public final class ResyncMetrics {
 
   public ControllerMetrics controller(String name) {
     return controllers.computeIfAbsent(controllerNames.admit(name), admitted -> new ControllerMetrics(admitted, observability));
+  }
+
+  /** The writes this process sent, as far as needed to tell its echoes. */
+  public OwnWrites ownWrites() {
+    return ownWrites;
   }
 
   /** The REST client meters: every HTTP request the client library sends. */

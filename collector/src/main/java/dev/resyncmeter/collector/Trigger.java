@@ -18,6 +18,11 @@ public enum Trigger implements LabelValue {
    * claims a reconcile that was due for a reason unseen.
    */
   UNKNOWN,
+  /**
+   * An echo: an update whose new resourceVersion is the one a write from this process was answered
+   * with, for that object ({@link OwnWrites}). Only a change by someone else outranks it.
+   */
+  OWN_WRITE,
   CHANGE;
 
   /** True for the triggers a ResourceVersion check would have skipped: the resync cost. */

@@ -154,4 +154,42 @@ class InformerListenerTest {
         .contains("informer_notifications_total{handler=\"h\",kind=\"ConfigMap\",type=\"update\"} 2.0")
         .contains("informer_noop_updates_total{cause=\"resync\",handler=\"h\",kind=\"ConfigMap\",outcome=\"dropped\"} 1.0");
   }
+
+  @Test
+  void anUpdateThatEchoesAWriteFromThisProcessCountsAsAnOwnWriteUpdateAndItsAddsAreOwnWrite() {
+    assertThat(handlerCalled(listener, NotificationType.UPDATE)).isTrue();
+    listener.updateSeen(false, false, "4", "5", PendingEcho.ECHO);
+    assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.OWN_WRITE);
+    listener.callFinished(true);
+
+    assertThat(scrape())
+        .contains("informer_own_write_updates_total{handler=\"h\",kind=\"ConfigMap\"} 1.0")
+        .contains("informer_updates_total{cause=\"watch\",handler=\"h\",kind=\"ConfigMap\",resource_version=\"changed\"} 1.0");
+  }
+
+  @Test
+  void anUpdateWhoseVersionDidNotChangeIsNeverAnEcho() {
+    updateCalled(listener, true, true, "5", "5");
+    listener.callFinished(true);
+    assertThat(handlerCalled(listener, NotificationType.UPDATE)).isTrue();
+    listener.updateSeen(true, true, "5", "5", PendingEcho.ECHO);
+    assertThat(context.handlerCall().trigger()).isEqualTo(Trigger.RESYNC_NOOP);
+    listener.callFinished(true);
+    assertThat(scrape()).doesNotContain("informer_own_write_updates_total");
+  }
+
+  @Test
+  void anUpdateThatArrivesBeforeItsWritesAnswerCountsAsAnEchoWhenTheAnswerComes() {
+    OwnWrites writes = metrics.ownWrites();
+    writes.writeSent("ns/a");
+    PendingEcho pending = writes.check(new WrittenObject("ns", "a", "u", "5"));
+    assertThat(handlerCalled(listener, NotificationType.UPDATE)).isTrue();
+    listener.updateSeen(false, false, "4", "5", pending);
+    listener.callFinished(true);
+    assertThat(scrape()).doesNotContain("informer_own_write_updates_total");
+
+    writes.writeAnswered("ns/a", new WrittenObject("ns", "a", "u", "5"));
+
+    assertThat(scrape()).contains("informer_own_write_updates_total{handler=\"h\",kind=\"ConfigMap\"} 1.0");
+  }
 }

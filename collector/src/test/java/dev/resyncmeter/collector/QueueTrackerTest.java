@@ -403,4 +403,61 @@ class QueueTrackerTest {
     double workSeconds = value("workqueue_work_duration_seconds_sum{name=\"q\"}");
     assertThat(workSeconds).isEqualTo((end - start) / 1e9, org.assertj.core.data.Offset.offset(1e-9)).isLessThan(0.2);
   }
+
+  /** A handler call on an update that waits for a write's answer to be told an echo, adding {@code item}. */
+  private PendingEcho addOnPendingEcho(Object item) {
+    metrics.ownWrites().writeSent("ns/" + item);
+    PendingEcho echo = metrics.ownWrites().check(new WrittenObject("ns", item.toString(), "uid-" + item, "5"));
+    context.handlerCall().begin();
+    context.handlerCall().classify(Trigger.OWN_WRITE, echo);
+    queue.add(item);
+    context.handlerCall().end();
+    return echo;
+  }
+
+  private void answered(Object item, String version) {
+    metrics.ownWrites().writeAnswered("ns/" + item, new WrittenObject("ns", item.toString(), "uid-" + item, version));
+  }
+
+  @Test
+  void anAddOnAnEchoWhoseAnswerCameAfterItIsAnOwnWriteAndCountsWhenTheAnswerComes() {
+    addOnPendingEcho("a");
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"own_write\"}")).as("not told yet").isZero();
+
+    answered("a", "5");
+
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"own_write\"}")).isEqualTo(1);
+    assertThat(process("a")).isEqualTo(Trigger.OWN_WRITE);
+  }
+
+  @Test
+  void anAddOnAnUpdateThatTurnsOutSomeoneElsesIsAChange() {
+    addOnPendingEcho("a");
+    answered("a", "4");
+
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"change\"}")).isEqualTo(1);
+    assertThat(value("workqueue_trigger_adds_total{name=\"q\",trigger=\"own_write\"}")).isZero();
+    assertThat(process("a")).isEqualTo(Trigger.CHANGE);
+  }
+
+  @Test
+  void anItemTakenBeforeItsWritesAnswerIsProcessedAsAChange() {
+    addOnPendingEcho("a");
+    assertThat(process("a")).isEqualTo(Trigger.CHANGE);
+  }
+
+  @Test
+  void aRealChangeMergedWithAnEchoOutranksIt() {
+    addOnPendingEcho("a");
+    addFromHandler("a", Trigger.CHANGE);
+    answered("a", "5");
+    assertThat(process("a")).isEqualTo(Trigger.CHANGE);
+  }
+
+  @Test
+  void anEchoOutranksTheNoopTriggersItMergesWith() {
+    addFromHandler("a", Trigger.RESYNC_NOOP);
+    addFromHandler("a", Trigger.OWN_WRITE);
+    assertThat(process("a")).isEqualTo(Trigger.OWN_WRITE);
+  }
 }

@@ -48,4 +48,11 @@ class ResourceVersionJsonTest {
   void escapesInStringsBeforeTheVersionAreSkippedWhole() {
     assertThat(ResourceVersionJson.of("{\"metadata\":{\"name\":\"a\\\"b\\\\\",\"labels\":{\"k\\u0041\":\"v\"},\"resourceVersion\":\"8\"}}")).isEqualTo("8");
   }
+
+  @Test
+  void anAnswerNamesItsObjectByNamespaceNameUidAndVersion() {
+    byte[] json = "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"labels\":{\"uid\":\"x\"},\"uid\":\"u-1\",\"resourceVersion\":\"42\"},\"data\":{}}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(ResourceVersionJson.objectOf(json, json.length)).isEqualTo(new WrittenObject("ns", "a", "u-1", "42"));
+    assertThat(ResourceVersionJson.objectOf(json, 30)).as("cut off before its metadata ends").isNull();
+  }
 }

@@ -120,7 +120,7 @@ final class Fabric8Advice {
       if (newObj instanceof HasMetadata && ((HasMetadata) newObj).getMetadata() != null) {
         newVersion = ((HasMetadata) newObj).getMetadata().getResourceVersion();
       }
-      return Fabric8Bridge.updateCallStarting(handler, oldObj == newObj, oldVersion, newVersion);
+      return Fabric8Bridge.updateCallStarting(handler, oldObj == newObj, oldVersion, newVersion, newObj);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -227,10 +227,10 @@ public final class Fabric8Bridge {
    * one instance as old and new only in a periodic resync; an update made while a relist replaced the
    * cache is a relist's; any other is a watch event's.
    */
-  public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
+  public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion, Object newObject) {
     Fabric8Listener state = callStarting(handler, NotificationType.UPDATE);
     boolean relist = state != null && !sameInstance && !RELIST_UPDATES.isEmpty() && RELIST_UPDATES.get(state.notification) != null;
-    return HandlerCalls.updateOpened(state, sameInstance, relist, oldVersion, newVersion);
+    return HandlerCalls.updateOpened(state, sameInstance, relist, oldVersion, newVersion, newObject, SWITCH);
   }
 
   /**

@@ -8,10 +8,13 @@ import dev.resyncmeter.agent.runtime.LateStart;
 import dev.resyncmeter.agent.runtime.ResourceVersions;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.PendingEcho;
 import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What the JOSDK advice calls. JOSDK has no queue: events mark a resource's state in the
@@ -36,6 +39,8 @@ public final class JosdkBridge {
 
   /** The merged trigger of the events marked on each resource's state since its last submission. */
   private static final IdentityWeakMap<Trigger> PENDING = new IdentityWeakMap<>();
+  /** Per resource state: the echoes not settled yet among the events that wait there. */
+  private static final IdentityWeakMap<List<PendingEcho>> PENDING_ECHOES = new IdentityWeakMap<>();
   /** Each submitted execution ({@code ReconcilerExecutor}) until it runs. */
   private static final IdentityWeakMap<JosdkThread.Submission> SUBMITTED = new IdentityWeakMap<>();
   /** The reason each timer task was scheduled for. */
@@ -187,6 +192,19 @@ public final class JosdkBridge {
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
     Trigger trigger = thread.event != null ? thread.event : thread.scheduling != null ? thread.scheduling : Trigger.OTHER;
     PENDING.put(resourceState, Trigger.merge(PENDING.get(resourceState), trigger));
+    PendingEcho echo = trigger == Trigger.OWN_WRITE ? ThreadContext.current().handlerCall().pendingEcho() : null;
+    if (echo != null) {
+      waitingEchoes(resourceState, List.of(echo));
+    }
+  }
+
+  private static void waitingEchoes(Object resourceState, List<PendingEcho> echoes) {
+    List<PendingEcho> waiting = PENDING_ECHOES.get(resourceState);
+    if (waiting == null) {
+      waiting = new ArrayList<>(echoes.size());
+      PENDING_ECHOES.put(resourceState, waiting);
+    }
+    waiting.addAll(echoes);
   }
 
   /** {@code ResourceState.unMarkEventReceived}: a reconcile is submitted for the events marked. */
@@ -198,6 +216,7 @@ public final class JosdkBridge {
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
     thread.taken = taken != null ? taken : unseen();
     thread.takenFrom = resourceState;
+    thread.takenEchoes = PENDING_ECHOES.isEmpty() ? null : PENDING_ECHOES.remove(resourceState);
   }
 
   /** The {@code ReconcilerExecutor} made right after the marks were taken carries their trigger. */
@@ -206,9 +225,10 @@ public final class JosdkBridge {
       return;
     }
     JosdkThread thread = JosdkThread.of(ThreadContext.current());
-    SUBMITTED.put(executor, new JosdkThread.Submission(thread.taken != null ? thread.taken : Trigger.OTHER, thread.takenFrom));
+    SUBMITTED.put(executor, new JosdkThread.Submission(thread.taken != null ? thread.taken : Trigger.OTHER, thread.takenFrom, thread.takenEchoes));
     thread.taken = null;
     thread.takenFrom = null;
+    thread.takenEchoes = null;
   }
 
   // ---- where reconciles run --------------------------------------------------------------------
@@ -222,7 +242,7 @@ public final class JosdkBridge {
     thread.running = SUBMITTED.remove(executor);
     if (thread.running == null && LateStart.attached()) {
       // submitted before the attach
-      thread.running = new JosdkThread.Submission(Trigger.UNKNOWN, null);
+      thread.running = new JosdkThread.Submission(Trigger.UNKNOWN, null, null);
     }
     thread.ran = false;
   }
@@ -251,6 +271,9 @@ public final class JosdkBridge {
     JosdkThread.Submission running = thread.running;
     if (running != null && !thread.ran && running.resourceState() != null) {
       PENDING.put(running.resourceState(), Trigger.merge(PENDING.get(running.resourceState()), running.trigger()));
+      if (running.echoes() != null) {
+        waitingEchoes(running.resourceState(), running.echoes());
+      }
     }
     thread.ran = true;
   }
@@ -283,7 +306,8 @@ public final class JosdkBridge {
     ThreadContext context = ThreadContext.current();
     JosdkThread thread = JosdkThread.ifAny(context);
     JosdkThread.Submission running = thread != null ? thread.running : null;
-    context.reconcile().began(metrics.controller(controllerName), running != null ? running.trigger() : Trigger.OTHER);
+    // an echo whose write is still unanswered when its reconcile starts counts as a change
+    context.reconcile().began(metrics.controller(controllerName), running != null ? PendingEcho.settled(running.trigger(), running.echoes()) : Trigger.OTHER);
     // read now: JOSDK clears the resource's version while it patches its status
     context.reconcile().handedVersion(ResourceVersions.of(resource));
     return System.nanoTime();

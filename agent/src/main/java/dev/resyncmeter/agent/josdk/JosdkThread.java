@@ -1,8 +1,10 @@
 package dev.resyncmeter.agent.josdk;
 
 import dev.resyncmeter.collector.ControllerMetrics;
+import dev.resyncmeter.collector.PendingEcho;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
+import java.util.List;
 
 /**
  * What the JOSDK unit follows on one thread, kept in the thread's {@link ThreadContext}: each field is
@@ -22,6 +24,8 @@ final class JosdkThread {
   /** A reconcile being submitted: the merged trigger of the events it takes, and whose they were. */
   Trigger taken;
   Object takenFrom;
+  /** Echoes not settled yet among the events taken (null: none): the reconcile settles its trigger with them. */
+  List<PendingEcho> takenEchoes;
   /** The execution this thread runs, and whether it called the reconciler (or its cleanup) yet. */
   Submission running;
   boolean ran;
@@ -33,7 +37,7 @@ final class JosdkThread {
   Trigger reconciledTrigger;
 
   /** A submitted execution: the trigger of the events it took, and the resource state they were marked on. */
-  record Submission(Trigger trigger, Object resourceState) {}
+  record Submission(Trigger trigger, Object resourceState, List<PendingEcho> echoes) {}
 
   static JosdkThread of(ThreadContext context) {
     return context.operator(JosdkThread.class, JosdkThread::new);

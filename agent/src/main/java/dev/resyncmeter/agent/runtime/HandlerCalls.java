@@ -2,6 +2,8 @@ package dev.resyncmeter.agent.runtime;
 
 import dev.resyncmeter.collector.InformerListener;
 import dev.resyncmeter.collector.NotificationType;
+import dev.resyncmeter.collector.PendingEcho;
+import dev.resyncmeter.collector.ResyncMetrics;
 
 /**
  * What the client-java and fabric8 bridges do alike with a handler's own call, once each found the
@@ -22,11 +24,30 @@ public final class HandlerCalls {
    * in a periodic resync; a {@code relist} update is one the library marked where the relist made it;
    * both are syncs. Returns the call to finish, or null.
    */
-  public static Object updateOpened(InformerListener listener, boolean sameInstance, boolean relist, String oldVersion, String newVersion) {
+  public static Object updateOpened(
+      InformerListener listener, boolean sameInstance, boolean relist, String oldVersion, String newVersion, Object newObject, UnitSwitch unit) {
     if (listener != null) {
-      listener.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion);
+      listener.updateSeen(sameInstance || relist, sameInstance, oldVersion, newVersion, echo(oldVersion, newVersion, newObject, unit));
     }
     return listener;
+  }
+
+  /**
+   * Whether an update to {@code newObject} is an echo of a write from this process: looked up only
+   * when its version changed and some write was seen, so a no-op update costs nothing more.
+   */
+  private static PendingEcho echo(String oldVersion, String newVersion, Object newObject, UnitSwitch unit) {
+    ResyncMetrics metrics;
+    if (newVersion == null || newVersion.equals(oldVersion) || (metrics = AgentMetrics.get()) == null || !metrics.ownWrites().anyWrite()) {
+      return null;
+    }
+    try {
+      return metrics.ownWrites().check(ResourceVersions.objectOf(newObject));
+    } catch (Throwable t) {
+      // the call is open already: it must go on to its end, only not as an echo
+      AgentFaults.record(unit.component(), t);
+      return null;
+    }
   }
 
   /**

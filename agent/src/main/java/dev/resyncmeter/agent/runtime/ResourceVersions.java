@@ -1,6 +1,7 @@
 package dev.resyncmeter.agent.runtime;
 
 import dev.resyncmeter.collector.ResourceVersionJson;
+import dev.resyncmeter.collector.WrittenObject;
 import java.lang.reflect.Method;
 import java.util.Map;
 
@@ -29,7 +30,54 @@ public final class ResourceVersions {
         }
       };
 
+  /** The metadata getters of each metadata class: namespace, name, uid, resourceVersion (null where missing). */
+  private static final ClassValue<Method[]> IDENTITY =
+      new ClassValue<>() {
+        @Override
+        protected Method[] computeValue(Class<?> type) {
+          String[] names = {"getNamespace", "getName", "getUid", "getResourceVersion"};
+          Method[] getters = new Method[names.length];
+          for (int i = 0; i < names.length; i++) {
+            try {
+              getters[i] = type.getMethod(names[i]);
+              getters[i].setAccessible(true);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+              // not there: that part stays unknown
+            }
+          }
+          return getters;
+        }
+      };
+
   private ResourceVersions() {}
+
+  /**
+   * The namespace, name, uid and version of a model object ({@code getMetadata()}), or of a JSON
+   * text or bytes; null when it has no metadata the agent can read.
+   */
+  public static WrittenObject objectOf(Object object) throws ReflectiveOperationException {
+    if (object == null) {
+      return null;
+    }
+    if (object instanceof byte[]) {
+      return ResourceVersionJson.objectOf((byte[]) object, ((byte[]) object).length);
+    }
+    Method getter = GETTERS.get(object.getClass());
+    if (getter == null || !getter.getName().equals("getMetadata")) {
+      return null;
+    }
+    Object metadata = getter.invoke(object);
+    if (metadata == null) {
+      return null;
+    }
+    Method[] getters = IDENTITY.get(metadata.getClass());
+    return new WrittenObject(text(getters[0], metadata), text(getters[1], metadata), text(getters[2], metadata), text(getters[3], metadata));
+  }
+
+  private static String text(Method getter, Object metadata) throws ReflectiveOperationException {
+    Object value = getter == null ? null : getter.invoke(metadata);
+    return value instanceof String ? (String) value : null;
+  }
 
   /** The version {@code object} carries, or null when it carries none (or is no kind of object known here). */
   public static String of(Object object) throws ReflectiveOperationException {

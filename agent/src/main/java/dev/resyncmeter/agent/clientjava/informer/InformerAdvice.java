@@ -125,7 +125,7 @@ final class InformerAdvice {
       if (newObj instanceof KubernetesObject && ((KubernetesObject) newObj).getMetadata() != null) {
         newVersion = ((KubernetesObject) newObj).getMetadata().getResourceVersion();
       }
-      return InformerBridge.updateCallStarting(handler, oldObj == newObj, oldVersion, newVersion);
+      return InformerBridge.updateCallStarting(handler, oldObj == newObj, oldVersion, newVersion, newObj);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -210,10 +210,10 @@ public final class InformerBridge {
    * one instance only in a periodic resync (a watch event or a relist always brings a fresh copy), so
    * such a call is a sync without asking distribute.
    */
-  public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion) {
+  public static Object updateCallStarting(Object handler, boolean sameInstance, String oldVersion, String newVersion, Object newObject) {
     ListenerState state = callStarting(handler, NotificationType.UPDATE);
     boolean relist = state != null && state.currentNotification != null && RELIST_UPDATES.get(state.currentNotification) != null;
-    return HandlerCalls.updateOpened(state, sameInstance, relist, oldVersion, newVersion);
+    return HandlerCalls.updateOpened(state, sameInstance, relist, oldVersion, newVersion, newObject, SWITCH);
   }
 
   /**

@@ -48,9 +48,9 @@ final class RequestAdvice {
       okhttp3.Request request = ((okhttp3.Call) call).request();
       int code = thrown == null && response != null ? ((okhttp3.Response) response).code() : RestClientMetrics.NO_RESPONSE;
       RequestBridge.finished(sentAt, request.url().host(), request.url().port(), request.method(), code);
-      if (!"GET".equals(request.method()) && RequestBridge.writeAnswered(request.method(), code)) {
-        // an update or patch answered 2xx: its object's version is in the body's first bytes
-        RequestBridge.updateAnswered(code, ((okhttp3.Response) response).peekBody(RequestBridge.ANSWER_BYTES_READ).bytes());
+      if (!"GET".equals(request.method()) && RequestBridge.writeAnswered(request.method(), request.url().toString(), code)) {
+        // a write answered 2xx: its object's metadata is in the body's first bytes
+        RequestBridge.writeAnswerRead(request.method(), request.url().toString(), code, ((okhttp3.Response) response).peekBody(RequestBridge.ANSWER_BYTES_READ).bytes());
       }
     }
   }

@@ -7,8 +7,12 @@ import dev.resyncmeter.agent.runtime.IdentityWeakMap;
 import dev.resyncmeter.agent.runtime.LateStart;
 import dev.resyncmeter.agent.runtime.ResourceVersions;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
+import dev.resyncmeter.collector.Reconcile;
 import dev.resyncmeter.collector.ResourceVersionJson;
+import dev.resyncmeter.collector.ResyncMetrics;
 import dev.resyncmeter.collector.ThreadContext;
+import dev.resyncmeter.collector.WrittenObject;
 
 /** Which OkHttp clients send client-java's API requests: the ones an {@code ApiClient} built calls on. */
 public final class RequestBridge {
@@ -48,9 +52,21 @@ public final class RequestBridge {
     return true;
   }
 
-  /** A request of an {@code ApiClient} to {@code url} is sent: the clock for {@link #finished}, 0 when not counted. */
+  /**
+   * A request of an {@code ApiClient} to {@code url} is sent: the clock for {@link #finished}, 0 when
+   * not counted. An update or patch is a write in flight until its answer.
+   */
   public static long sending(String method, String url) {
-    return ApiRequests.sendingTo(SWITCH, method, url);
+    long sentAt = ApiRequests.sendingTo(SWITCH, method, url);
+    ResyncMetrics metrics;
+    if (sentAt != 0 && updates(method) && (metrics = AgentMetrics.get()) != null) {
+      metrics.ownWrites().writeSent(WrittenObject.keyOfUrl(url));
+    }
+    return sentAt;
+  }
+
+  private static boolean updates(String method) {
+    return "PUT".equals(method) || "PATCH".equals(method);
   }
 
   /**
@@ -71,28 +87,48 @@ public final class RequestBridge {
   }
 
   /**
-   * A write ({@code method} other than GET) sent on this thread got {@code code}: true when it is an
-   * update or patch whose answer must be read ({@link #updateAnswered}) to tell whether it changed
-   * its object; otherwise its effect is told here.
+   * A write ({@code method} other than GET) to {@code url} sent on this thread got {@code code}: true
+   * when it is a create, update or patch that succeeded, whose answer must be read ({@link
+   * #writeAnswerRead}) for the object it made: the version it got back tells its echo, and whether
+   * it changed its object. Otherwise its end is told here.
    */
-  public static boolean writeAnswered(String method, int code) {
+  public static boolean writeAnswered(String method, String url, int code) {
     if (SWITCH.isOff()) {
       return false;
     }
-    ThreadContext context = ThreadContext.current();
-    boolean updates = "PUT".equals(method) || "PATCH".equals(method);
-    if (updates && code >= 200 && code <= 299 && context.reconcile().running() && context.reconcile().hasWriteBase()) {
+    ResyncMetrics metrics = AgentMetrics.get();
+    boolean updates = updates(method);
+    if (metrics != null && code >= 200 && code <= 299 && (updates || "POST".equals(method))) {
       return true;
     }
-    context.reconcile().writeAnswered(code, null, null);
-    context.reconcile().takeWriteBase();
+    if (metrics != null && updates) {
+      metrics.ownWrites().writeAnswered(WrittenObject.keyOfUrl(url), null);
+    }
+    Reconcile reconcile = ThreadContext.current().reconcile();
+    reconcile.writeAnswered(code, null, null);
+    reconcile.takeWriteBase();
     return false;
   }
 
-  /** The first bytes of the answer to an update or patch that {@link #writeAnswered} asked for. */
-  public static void updateAnswered(int code, byte[] answer) {
-    ThreadContext context = ThreadContext.current();
-    context.reconcile().writeAnswered(code, context.reconcile().takeWriteBase(), ResourceVersionJson.of(answer));
+  /** The first bytes of the answer to a write that {@link #writeAnswered} asked for. */
+  public static void writeAnswerRead(String method, String url, int code, byte[] answer) {
+    WrittenObject written = ResourceVersionJson.objectOf(answer, answer.length);
+    String after = written == null ? null : written.resourceVersion();
+    boolean updates = updates(method);
+    Reconcile reconcile = ThreadContext.current().reconcile();
+    String before = updates && reconcile.running() && reconcile.hasWriteBase() ? reconcile.takeWriteBase() : null;
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics != null) {
+      // a write that changed nothing makes no event: its version is someone else's
+      metrics.ownWrites().writeAnswered(updates ? WrittenObject.keyOfUrl(url) : null, after != null && after.equals(before) ? null : written);
+    }
+    if (before != null) {
+      reconcile.writeAnswered(code, before, after);
+    } else {
+      // a create changes something; an update whose version before is not known, as far as the agent can tell
+      reconcile.writeAnswered(code, null, null);
+      reconcile.takeWriteBase();
+    }
   }
 
   public static void finished(long sentAt, String host, int port, String method, int code) {

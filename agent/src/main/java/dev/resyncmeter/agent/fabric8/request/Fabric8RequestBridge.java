@@ -2,11 +2,14 @@ package dev.resyncmeter.agent.fabric8.request;
 
 import dev.resyncmeter.agent.fabric8.Fabric8;
 import dev.resyncmeter.agent.runtime.AgentFaults;
+import dev.resyncmeter.agent.runtime.AgentMetrics;
 import dev.resyncmeter.agent.runtime.ApiRequests;
 import dev.resyncmeter.agent.runtime.Fields;
 import dev.resyncmeter.agent.runtime.ResourceVersions;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.RestClientMetrics;
+import dev.resyncmeter.collector.ResyncMetrics;
+import dev.resyncmeter.collector.WrittenObject;
 import dev.resyncmeter.collector.ThreadContext;
 import java.lang.reflect.Method;
 import java.net.URI;
@@ -56,9 +59,61 @@ public final class Fabric8RequestBridge {
 
   private Fabric8RequestBridge() {}
 
+  /** {@code OperationSupport.getNamespace()} and {@code getName()}: the object an operation writes. */
+  private static final ClassValue<Method[]> OPERATION_OBJECT =
+      new ClassValue<>() {
+        @Override
+        protected Method[] computeValue(Class<?> type) {
+          try {
+            return new Method[] {type.getMethod("getNamespace"), type.getMethod("getName")};
+          } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+          }
+        }
+      };
+
   /** The resourceVersion {@code object} carries, or null. */
   public static String versionOf(Object object) throws ReflectiveOperationException {
     return SWITCH.on() ? ResourceVersions.of(object) : null;
+  }
+
+  /**
+   * A write sent by {@code operation} ({@code OperationSupport}) of {@code object}: known by its key
+   * until answered, for the echo it makes, and starting from the version {@code before}.
+   */
+  record Write(String key, String before) {}
+
+  /** An update of {@code updated} is sent: returns the write to hand to {@link #writeAnswered}. */
+  public static Object updateSent(Object operation, Object updated) throws ReflectiveOperationException {
+    return SWITCH.on() ? sent(operation, updated, ResourceVersions.of(updated)) : null;
+  }
+
+  /** A patch (or apply) is sent, starting from the base told before, else from {@code current}. */
+  public static Object patchSent(Object operation, Object current) throws ReflectiveOperationException {
+    return SWITCH.on() ? sent(operation, current, patchBase(current)) : null;
+  }
+
+  private static Write sent(Object operation, Object object, String before) throws ReflectiveOperationException {
+    String key = keyOf(operation, object);
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics != null) {
+      metrics.ownWrites().writeSent(key);
+    }
+    return new Write(key, before);
+  }
+
+  /** The key of the object {@code operation} writes: its name and namespace, else {@code object}'s. */
+  static String keyOf(Object operation, Object object) throws ReflectiveOperationException {
+    Method[] getters = OPERATION_OBJECT.get(operation.getClass());
+    if (getters != null) {
+      Object name = getters[1].invoke(operation);
+      if (name instanceof String) {
+        Object namespace = getters[0].invoke(operation);
+        return WrittenObject.key(namespace instanceof String ? (String) namespace : null, (String) name);
+      }
+    }
+    WrittenObject written = ResourceVersions.objectOf(object);
+    return written == null ? null : written.key();
   }
 
   /** A patch computed against {@code base} is about to be made on this thread. */
@@ -70,7 +125,7 @@ public final class Fabric8RequestBridge {
   }
 
   /** The version the patch sent now starts from: the base told before, else {@code current}'s. */
-  public static String patchBase(Object current) throws ReflectiveOperationException {
+  private static String patchBase(Object current) throws ReflectiveOperationException {
     ThreadContext context = ThreadContext.current();
     if (!context.reconcile().running()) {
       return null;
@@ -79,12 +134,24 @@ public final class Fabric8RequestBridge {
   }
 
   /**
-   * A write on this thread that started from an object at {@code before} (null: not known) returned
-   * {@code answer}, or failed with {@code thrown}: refused with a status, or with no answer at all.
+   * A write on this thread ({@code write}, from {@link #updateSent} or {@link #patchSent}; null for a
+   * create or delete) returned {@code answer}, or failed with {@code thrown}: refused with a status,
+   * or with no answer at all.
    */
-  public static void writeAnswered(String before, Object answer, Throwable thrown) throws ReflectiveOperationException {
+  public static void writeAnswered(Object write, Object answer, Throwable thrown) throws ReflectiveOperationException {
+    if (SWITCH.isOff()) {
+      return;
+    }
+    Write sent = (Write) write;
+    WrittenObject written = thrown == null ? ResourceVersions.objectOf(answer) : null;
+    ResyncMetrics metrics = AgentMetrics.get();
+    if (metrics != null && (sent != null || written != null)) {
+      // a write that changed nothing makes no event: its version is someone else's
+      boolean changedNothing = sent != null && written != null && sent.before() != null && sent.before().equals(written.resourceVersion());
+      metrics.ownWrites().writeAnswered(sent == null ? null : sent.key(), changedNothing ? null : written);
+    }
     ThreadContext context = ThreadContext.current();
-    if (!context.reconcile().running() || SWITCH.isOff()) {
+    if (!context.reconcile().running()) {
       return;
     }
     if (thrown != null) {
@@ -93,7 +160,7 @@ public final class Fabric8RequestBridge {
       return;
     }
     // a returned answer is a success (2xx): fabric8 throws for any other status
-    context.reconcile().writeAnswered(200, before, ResourceVersions.of(answer));
+    context.reconcile().writeAnswered(200, sent == null ? null : sent.before(), written == null ? null : written.resourceVersion());
   }
 
   public static long sending(String method, URI uri) {

@@ -52,7 +52,7 @@ public final class Fabric8RequestInstrumentation implements InstrumentationUnit 
                     named("handlePatch").and(takesArguments(4)).and(takesArgument(2, String.class)),
                     Fabric8WriteAdvice.PatchText.class,
                     true)
-                .method("handleCreate", 2, Fabric8WriteAdvice.CreateOrDelete.class)
-                .method("handleDelete", 4, Fabric8WriteAdvice.CreateOrDelete.class));
+                .method("handleCreate", 2, Fabric8WriteAdvice.Create.class)
+                .method("handleDelete", 4, Fabric8WriteAdvice.Delete.class));
   }
 }

@@ -15,13 +15,13 @@ final class Fabric8WriteAdvice {
   /** {@code handleUpdate(T updated, Class)}: a PUT of {@code updated}, which carries the version it replaces. */
   static final class Update {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static String enter(@Advice.Argument(0) Object updated) throws ReflectiveOperationException {
-      return Fabric8RequestBridge.versionOf(updated);
+    static Object enter(@Advice.This Object operation, @Advice.Argument(0) Object updated) throws ReflectiveOperationException {
+      return Fabric8RequestBridge.updateSent(operation, updated);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
-      Fabric8RequestBridge.writeAnswered(before, answer, thrown);
+    static void exit(@Advice.Enter Object write, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
+      Fabric8RequestBridge.writeAnswered(write, answer, thrown);
     }
   }
 
@@ -36,21 +36,29 @@ final class Fabric8WriteAdvice {
     }
   }
 
-  /** {@code handlePatch(PatchContext, T current, String patch, Class)}: one PATCH request. */
+  /** {@code handlePatch(PatchContext, T current, String patch, Class)}: one PATCH request (a server-side apply too). */
   static final class PatchText {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static String enter(@Advice.Argument(1) Object current) throws ReflectiveOperationException {
-      return Fabric8RequestBridge.patchBase(current);
+    static Object enter(@Advice.This Object operation, @Advice.Argument(1) Object current) throws ReflectiveOperationException {
+      return Fabric8RequestBridge.patchSent(operation, current);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    static void exit(@Advice.Enter String before, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
-      Fabric8RequestBridge.writeAnswered(before, answer, thrown);
+    static void exit(@Advice.Enter Object write, @Advice.Return Object answer, @Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
+      Fabric8RequestBridge.writeAnswered(write, answer, thrown);
     }
   }
 
-  /** {@code handleCreate} and {@code handleDelete}: a write that changes something unless it is refused. */
-  static final class CreateOrDelete {
+  /** {@code handleCreate}: a write that changes something unless it is refused; its answer is the object made. */
+  static final class Create {
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Return Object answer, @Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
+      Fabric8RequestBridge.writeAnswered(null, answer, thrown);
+    }
+  }
+
+  /** {@code handleDelete}: a write that changes something unless it is refused. */
+  static final class Delete {
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Thrown Throwable thrown) throws ReflectiveOperationException {
       if (thrown != null) {

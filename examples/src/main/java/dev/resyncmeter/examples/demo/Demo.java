@@ -166,13 +166,11 @@ public final class Demo {
 
   private static void run(ApiClient client, EmbeddedApiServer server, String metricsUrl, long seconds) throws Exception {
     SharedInformerFactory factory = new SharedInformerFactory(client);
-    GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api = new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
-    // On its own API server the demo's controllers watch its namespace, apart from the echo controllers';
-    // on a cluster every namespace.
     SharedIndexInformer<V1ConfigMap> informer =
-        server != null
-            ? factory.sharedIndexInformerFor(api, V1ConfigMap.class, RESYNC_PERIOD.toMillis(), NAMESPACE)
-            : factory.sharedIndexInformerFor(api, V1ConfigMap.class, RESYNC_PERIOD.toMillis());
+        factory.sharedIndexInformerFor(
+            new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
+            V1ConfigMap.class,
+            RESYNC_PERIOD.toMillis());
     ResyncSeen resyncSeen = new ResyncSeen();
     // The drift-repair controller writes: only to the demo's own API server, never to a user's cluster.
     boolean driftRepair = server != null;
@@ -186,11 +184,14 @@ public final class Demo {
       Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
       DemoReport report = new DemoReport(metricsUrl);
       // They write what they watch: only on the demo's own API server, never on a user's cluster.
+      // An API server of their own: the demo's expired watches and drifts do not reach them.
+      EmbeddedApiServer echoServer = null;
       EchoControllers echoes = null;
       if (server != null) {
-        server.create(ECHO_NAMESPACE, EchoControllers.STAMPED, Map.of());
-        server.create(ECHO_NAMESPACE, EchoControllers.SETTLED, Map.of());
-        echoes = new EchoControllers(client, ECHO_NAMESPACE);
+        echoServer = EmbeddedApiServer.start();
+        echoServer.create(ECHO_NAMESPACE, EchoControllers.STAMPED, Map.of());
+        echoServer.create(ECHO_NAMESPACE, EchoControllers.SETTLED, Map.of());
+        echoes = new EchoControllers(new ClientBuilder().setBasePath(echoServer.url()).setReadTimeout(Duration.ZERO).build(), ECHO_NAMESPACE);
         echoes.start();
         System.out.println(
             "demo: controllers " + EchoControllers.STAMPER + " (stamps the time on " + ECHO_NAMESPACE + "/" + EchoControllers.STAMPED
@@ -236,6 +237,7 @@ public final class Demo {
       report.printFinal();
       if (echoes != null) {
         echoes.close();
+        echoServer.close();
       }
     }
   }

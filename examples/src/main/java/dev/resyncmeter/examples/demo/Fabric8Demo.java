@@ -38,8 +38,8 @@ final class Fabric8Demo {
           Thread.sleep(1_000);
           if (tick % 3 == 0) {
             String revision = Long.toString(tick);
-            client.configMaps().inNamespace(NAMESPACE).withName("settings-" + random.nextInt(Demo.OBJECTS))
-                .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
+            // someone else's edit (a client the agent does not see): a change, no echo of the demo's own writes
+            MockApiServer.mergePatchByAnotherClient(client, NAMESPACE, "settings-" + random.nextInt(Demo.OBJECTS), "{\"data\":{\"revision\":\"" + revision + "\"}}");
           }
           if (tick % 10 == 0) {
             report.print("reconciles " + sample.reconciles());

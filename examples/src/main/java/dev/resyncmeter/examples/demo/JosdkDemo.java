@@ -48,8 +48,8 @@ final class JosdkDemo {
           Thread.sleep(1_000);
           if (tick % 3 == 0) {
             String revision = Long.toString(tick);
-            client.configMaps().inNamespace(NAMESPACE).withName("settings-" + random.nextInt(Demo.OBJECTS))
-                .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
+            // someone else's edit (a client the agent does not see), not a write of the operator's process
+            MockApiServer.mergePatchByAnotherClient(client, NAMESPACE, "settings-" + random.nextInt(Demo.OBJECTS), "{\"data\":{\"revision\":\"" + revision + "\"}}");
           }
           if (tick % 5 == 0) {
             String name = "settings-" + drifts.nextInt(Demo.OBJECTS);
@@ -57,14 +57,13 @@ final class JosdkDemo {
             // (The operator writes it on its first reconcile; on a machine too slow for that, no drift yet.)
             Resource<ConfigMap> seen = client.configMaps().inNamespace(ConfigMapOperator.SEEN_NAMESPACE).withName(name);
             if (seen.get() != null) {
-              seen.edit(c -> new ConfigMapBuilder(c).addToData(DriftRepairingOperator.SEEN_KEY, "drifted").build());
+              MockApiServer.mergePatchByAnotherClient(client, ConfigMapOperator.SEEN_NAMESPACE, name, "{\"data\":{\"" + DriftRepairingOperator.SEEN_KEY + "\":\"drifted\"}}");
               System.out.println("demo: " + ConfigMapOperator.SEEN_NAMESPACE + "/" + name + " drifted (nothing watches it): a periodic reconcile repairs it");
             }
           }
           if (tick % 10 == 7) {
             String revision = Long.toString(tick);
-            client.configMaps().inNamespace(NAMESPACE).withName(DriftRepairingOperator.ECHOED)
-                .edit(c -> new ConfigMapBuilder(c).addToData("revision", revision).build());
+            MockApiServer.mergePatchByAnotherClient(client, NAMESPACE, DriftRepairingOperator.ECHOED, "{\"data\":{\"revision\":\"" + revision + "\"}}");
           }
           if (tick % 10 == 0) {
             report.print("operator " + ConfigMapOperator.NAME);

@@ -11,10 +11,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
@@ -103,7 +99,7 @@ public final class Fabric8EchoScenario {
       Resource<ConfigMap> other = client.configMaps().inNamespace(NAMESPACE).withName("other-written");
       ConfigMap before = other.get();
       ConfigMap ours = other.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"ours\":\"yes\"}}");
-      String othersVersion = patchByAnotherClient("other-written", "{\"data\":{\"theirs\":\"yes\"}}");
+      String othersVersion = MockApiServer.mergePatchByAnotherClient(client, NAMESPACE, "other-written", "{\"data\":{\"theirs\":\"yes\"}}");
       echoes.answered("merge patch before another client's", "other-written", before.getMetadata().getUid(), before.getMetadata().getResourceVersion(), ours.getMetadata().getResourceVersion());
       awaitSeen(before.getMetadata().getUid(), ours.getMetadata().getResourceVersion());
       awaitSeen(before.getMetadata().getUid(), othersVersion);
@@ -133,19 +129,5 @@ public final class Fabric8EchoScenario {
       }
       Thread.sleep(10);
     }
-  }
-
-  /** A merge patch through the JDK's own HTTP client, not fabric8's: a client the agent does not see. Returns the new version. */
-  private String patchByAnotherClient(String name, String patch) throws Exception {
-    URI uri = URI.create(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/" + NAMESPACE + "/configmaps/" + name);
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(uri).method("PATCH", HttpRequest.BodyPublishers.ofString(patch)).header("Content-Type", "application/merge-patch+json").timeout(WAIT).build(),
-                HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() / 100 != 2) {
-      throw new IllegalStateException("the other client's patch got " + response.statusCode() + ": " + response.body());
-    }
-    return io.fabric8.kubernetes.client.utils.Serialization.unmarshal(response.body(), ConfigMap.class).getMetadata().getResourceVersion();
   }
 }

@@ -91,6 +91,36 @@ public final class MockApiServer implements AutoCloseable {
     return chosen;
   }
 
+  /**
+   * A JSON merge patch of a ConfigMap sent by another client than the application's: the JDK's own HTTP
+   * client, which the agent does not see, so its event is no echo of the application's writes (it
+   * stands for someone else's edit). Returns the object's new resourceVersion.
+   */
+  public static String mergePatchByAnotherClient(KubernetesClient client, String namespace, String name, String patch) {
+    java.net.URI uri = java.net.URI.create(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/" + namespace + "/configmaps/" + name);
+    java.net.http.HttpResponse<String> response;
+    try {
+      response =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(uri)
+                      .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofString(patch))
+                      .header("Content-Type", "application/merge-patch+json")
+                      .timeout(java.time.Duration.ofSeconds(30))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("another client's patch of " + name, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted patching " + name, e);
+    }
+    if (response.statusCode() / 100 != 2) {
+      throw new IllegalStateException("another client's patch of " + name + " got " + response.statusCode() + ": " + response.body());
+    }
+    return io.fabric8.kubernetes.client.utils.Serialization.unmarshal(response.body(), io.fabric8.kubernetes.api.model.ConfigMap.class).getMetadata().getResourceVersion();
+  }
+
   /** Requests served so far (lists, watches, changes). */
   public int requestCount() {
     return server.getRequestCount();

@@ -128,8 +128,12 @@ public final class JosdkScenario {
     return reconciler;
   }
 
+  /**
+   * A change of the ConfigMap by someone else: another client than the operator's, which the agent
+   * does not see, so its event is a change and no echo of a write of this process.
+   */
   private static void phase(String name, String phase, KubernetesClient client) {
-    client.configMaps().inNamespace(NAMESPACE).withName(name).edit(c -> new ConfigMapBuilder(c).addToData("phase", phase).build());
+    MockApiServer.mergePatchByAnotherClient(client, NAMESPACE, name, "{\"data\":{\"phase\":\"" + phase + "\"}}");
   }
 
   static ConfigMap configMap(String name, String phase) {

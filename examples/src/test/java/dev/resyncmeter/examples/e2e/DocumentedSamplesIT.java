@@ -36,7 +36,7 @@ class DocumentedSamplesIT {
   /** Keys of the report's JSON that are values of a label (triggers, causes, reasons, verbs), not field names. */
   private static final Set<String> LABEL_VALUES =
       Set.of(
-          "change", "resync_noop", "relist_noop", "watch_noop", "periodic", "requeue", "other", "unknown", "watch", "resync", "relist", "expired",
+          "change", "own_write", "resync_noop", "relist_noop", "watch_noop", "periodic", "requeue", "other", "unknown", "watch", "resync", "relist", "expired",
           "error", "get", "list", "create", "update", "patch", "delete", "deletecollection");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(90);

@@ -91,6 +91,29 @@ public final class MockApiServer implements AutoCloseable {
     return chosen;
   }
 
+  /**
+   * Changes {@code data[key]} of the ConfigMap {@code namespace/name} as another client would: a JSON
+   * merge patch sent with the JDK's own HTTP client, which no agent instruments. A change made with
+   * {@link #client()} would be a write of this process, whose update is an echo of its own.
+   */
+  public void changeFromOutside(String namespace, String name, String key, String value) throws IOException, InterruptedException {
+    java.net.URI uri = java.net.URI.create(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/" + namespace + "/configmaps/" + name);
+    String patch = "{\"data\":{\"" + key + "\":\"" + value + "\"}}";
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    {
+      java.net.http.HttpResponse<String> answer =
+          http.send(
+              java.net.http.HttpRequest.newBuilder(uri)
+                  .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofString(patch))
+                  .header("Content-Type", "application/merge-patch+json")
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      if (answer.statusCode() / 100 != 2) {
+        throw new IOException("the mock server refused the outside change of " + name + ": " + answer.statusCode() + " " + answer.body());
+      }
+    }
+  }
+
   /** Requests served so far (lists, watches, changes). */
   public int requestCount() {
     return server.getRequestCount();

@@ -42,7 +42,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class ApiRequestBenchmarks {
 
   private static final String CONFIG_MAP =
-      "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-0\",\"namespace\":\"default\",\"resourceVersion\":\"7\"},\"data\":{\"v\":\"1\"}}";
+      "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-0\",\"namespace\":\"default\",\"uid\":\"5d0c2a3e-0000-4000-8000-000000000007\",\"resourceVersion\":\"7\"},\"data\":{\"v\":\"1\"}}";
 
   /**
    * A controller's reconciler (the agent's stand-in, with the agent) that sends one call, built as
@@ -136,6 +136,30 @@ public class ApiRequestBenchmarks {
     Object body() {
       return new V1ConfigMap().metadata(new V1ObjectMeta().name("cm-0").namespace("default").resourceVersion("7")).data(java.util.Map.of("v", "1"));
     }
+  }
+
+  /**
+   * A reconciler that writes a change of its object once: an update from version 6, answered with the
+   * object at version 7. With the agent, the answer is kept as the object's last own write (the one
+   * its echo will carry) as well as read for the write's effect.
+   */
+  @State(Scope.Thread)
+  public static class ChangingController extends OneCallController {
+    @Override
+    String method() {
+      return "PUT";
+    }
+
+    @Override
+    Object body() {
+      return new V1ConfigMap().metadata(new V1ObjectMeta().name("cm-0").namespace("default").resourceVersion("6")).data(java.util.Map.of("v", "2"));
+    }
+  }
+
+  /** One reconcile that sends one update of its object that changes it. Per op: one write. */
+  @Benchmark
+  public Result apiChangingWriteInReconcile(ChangingController state) {
+    return state.reconciler.reconcile(state.request);
   }
 
   /** One reconcile that sends one API request (a get), answered in process. Per op: one request. */

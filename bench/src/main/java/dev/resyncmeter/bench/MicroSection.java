@@ -47,6 +47,8 @@ record MicroSection(Sizes sizes, PeerAgents peers, Results results) {
           new Micro("apiRequestInReconcile", "1 reconcile sending 1 API request (an ApiClient call, answered in process)", 300),
           // A write costs what a read does (above) and at most 300 ns more for its effect: the version sent and the one answered.
           new Micro("apiWriteInReconcile", "1 reconcile sending 1 update (an ApiClient call with its object, answered in process unchanged)", 600),
+          // A write that changes its object is kept as the object's last own write (what its echo carries): at most 300 ns more again.
+          new Micro("apiChangingWriteInReconcile", "1 reconcile sending 1 update that changes its object (answered in process)", 900),
           // Not the agent's: what one clock read costs here, the floor of timing anything per item.
           new Micro("clockRead", "1 System.nanoTime() (no agent code: the JVM's clock)", Double.NaN));
 

@@ -197,6 +197,44 @@ class DashboardLintTest {
             "sum by (controller) (rate(controller_reconcile_effect_total{" + selector + ", trigger=\"periodic\", effect=\"changed\"}[$__rate_interval]))");
   }
 
+  /** Echoes: reconciles on the trigger own_write and their API requests; loop steps are those whose effect is changed. */
+  @Test
+  void theOverviewShowsEchoesAndLoopStepsPerController() throws Exception {
+    List<JsonObject> panels = Dashboards.panels(Dashboards.read(Dashboards.FOLDER.resolve("resync-cost-overview.json")));
+    String selector = "job=~\"$job\", namespace=~\"$namespace\", pod=~\"$pod\"";
+    assertThat(Dashboards.expressions(panel(panels, "Echoes of own writes")))
+        .containsExactly(
+            "sum by (controller) (rate(controller_reconcile_total{" + selector + ", trigger=\"own_write\"}[$__rate_interval]))",
+            "sum by (controller) (rate(controller_reconcile_api_requests_total{" + selector + ", trigger=\"own_write\"}[$__rate_interval]))");
+    assertThat(Dashboards.expressions(panel(panels, "Own-write loop steps")))
+        .containsExactly("sum by (controller) (rate(controller_reconcile_effect_total{" + selector + ", trigger=\"own_write\", effect=\"changed\"}[$__rate_interval]))");
+  }
+
+  @Test
+  void theControllerDetailShowsItsEchoesByEffectAndTheirTime() throws Exception {
+    List<JsonObject> panels = Dashboards.panels(Dashboards.read(Dashboards.FOLDER.resolve("controller-detail.json")));
+    String selector = "job=~\"$job\", namespace=~\"$namespace\", pod=~\"$pod\", controller=~\"$controller\"";
+    assertThat(Dashboards.expressions(panel(panels, "Echoes of own writes by effect")))
+        .containsExactly("sum by (effect) (rate(controller_reconcile_effect_total{" + selector + ", trigger=\"own_write\"}[$__rate_interval]))");
+    assertThat(Dashboards.expressions(panel(panels, "Echo reconcile time")))
+        .containsExactly(
+            "sum(rate(controller_reconcile_duration_seconds_sum{" + selector + ", trigger=\"own_write\"}[$__rate_interval]))",
+            "sum(rate(controller_reconcile_duration_seconds_sum{" + selector + "}[$__rate_interval]))");
+  }
+
+  /** own_write is not a no-op trigger: no query on the no-op triggers may take it in. */
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void noQueryOnNoOpTriggersTakesInOwnWrite(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      for (String expr : Dashboards.expressions(panel)) {
+        if (expr.contains("trigger") && expr.contains("_noop")) {
+          assertThat(expr).as(title(panel)).doesNotContain("own_write").contains("trigger=~\".*_noop\"");
+        }
+      }
+    }
+  }
+
   private static JsonObject panel(List<JsonObject> panels, String title) {
     return panels.stream().filter(p -> title(p).equals(title)).findFirst().orElseThrow(() -> new AssertionError("no panel " + title));
   }

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * API server, with churn, relists and drifts without a watch event that resyncs repair; the fabric8
  * sample and the JOSDK operator against fabric8's mock server, with churn, and for the operator drifts
  * that its timer repairs. Both processes live on loopback ports and are stopped afterwards in every case.
+ * The echo panels and the OwnWriteLoop alert's series need the demos' echoing samples: a client-java
+ * controller whose echoes settle, one that loops, and a JOSDK operator whose writes echo.
  */
 class LiveDashboardIT {
 
@@ -232,6 +234,38 @@ class LiveDashboardIT {
     assertThat(query(periodic))
         .singleElement()
         .satisfies(r -> assertThat(value(r)).isStrictlyBetween(0.0, 1.0));
+  }
+
+  /**
+   * Echoes, from the demos' echoing sample controllers: in the client-java demo one controller's
+   * echoes all change nothing (it settles) and another's change something again (loop steps, the
+   * OwnWriteLoop alert's series); the JOSDK operator echoes too. Controllers that write nothing
+   * (configmap-every-update, configmap-rv-filter) have no echo.
+   */
+  @Test
+  void theDemosShowEchoesThatSettleAndALoopAndNoneFromControllersThatWriteNothing() throws Exception {
+    String loopSteps = "controller_reconcile_effect_total{job=\"" + JOB + "\", trigger=\"own_write\", effect=\"changed\"} > 0";
+    awaitData(loopSteps);
+    Map<String, Map<String, Double>> effectsByController = new java.util.TreeMap<>();
+    for (JsonObject r : query("sum by (controller, effect) (controller_reconcile_effect_total{job=\"" + JOB + "\", trigger=\"own_write\"})")) {
+      JsonObject metric = r.getAsJsonObject("metric");
+      effectsByController.computeIfAbsent(metric.get("controller").getAsString(), k -> new java.util.TreeMap<>()).put(metric.get("effect").getAsString(), value(r));
+    }
+    assertThat(effectsByController).doesNotContainKeys("configmap-every-update", "configmap-rv-filter");
+    assertThat(effectsByController.values())
+        .as("a controller that settles: its echoes changed nothing")
+        .anySatisfy(effects -> {
+          assertThat(effects.getOrDefault("changed", 0.0)).isZero();
+          assertThat(effects.getOrDefault("none", 0.0) + effects.getOrDefault("unchanged", 0.0)).isPositive();
+        });
+    assertThat(effectsByController.values()).as("a controller that loops").anySatisfy(effects -> assertThat(effects.get("changed")).isPositive());
+    // the echoes reached the handlers as update calls of their own
+    assertThat(query("sum(informer_own_write_updates_total{job=\"" + JOB + "\"})")).singleElement().satisfies(r -> assertThat(value(r)).isPositive());
+    String josdk = LIBRARIES.get(2).job();
+    assertThat(query("sum(controller_reconcile_total{job=\"" + josdk + "\", trigger=\"own_write\"})"))
+        .as("the JOSDK operator's echoes")
+        .singleElement()
+        .satisfies(r -> assertThat(value(r)).isPositive());
   }
 
   @Test

@@ -30,7 +30,7 @@ class RulesTest {
     String tests = java.nio.file.Files.readString(Dashboards.RULE_TESTS, StandardCharsets.UTF_8);
     List<Map<String, Object>> alerts = Dashboards.rules().stream().filter(r -> r.containsKey("alert")).toList();
     assertThat(alerts).extracting(r -> r.get("alert"))
-        .contains("ResyncCostHigh", "RelistNotificationsLost", "ResyncMeterAgentErrors", "ResyncMeterTargetDown");
+        .contains("ResyncCostHigh", "OwnWriteLoop", "RelistNotificationsLost", "ResyncMeterAgentErrors", "ResyncMeterTargetDown");
     for (Map<String, Object> alert : alerts) {
       assertThat(tests).as("unit test of " + alert.get("alert")).contains("alertname: " + alert.get("alert"));
       assertThat(((Map<?, ?>) alert.get("labels")).containsKey("severity")).as("severity of " + alert.get("alert")).isTrue();
@@ -67,7 +67,23 @@ class RulesTest {
       }
       assertThat(said.replaceAll("\\s+", " ")).as(name).contains(Dashboards.WRITES_NOT_SEEN);
     }
-    assertThat(onEffects).containsExactly("resync_meter:noop_reconcile_waste_ratio:rate5m", "resync_meter:periodic_reconcile_waste_ratio:rate5m");
+    assertThat(onEffects).containsExactly("resync_meter:noop_reconcile_waste_ratio:rate5m", "resync_meter:periodic_reconcile_waste_ratio:rate5m", "OwnWriteLoop");
+  }
+
+  /**
+   * A loop is loop steps (echoes whose effect is changed) that keep coming: summed over the
+   * controller's replicas, in every 5 minutes, for 15 minutes; one now and then is a real change met
+   * on the way and does not fire.
+   */
+  @Test
+  void theOwnWriteLoopAlertCountsLoopStepsPerControllerOverReplicasForFifteenMinutes() throws Exception {
+    Map<String, Object> alert = Dashboards.rules().stream().filter(r -> "OwnWriteLoop".equals(r.get("alert"))).findFirst().orElseThrow();
+    assertThat(alert.get("expr"))
+        .isEqualTo("sum by (job, namespace, controller) (increase(controller_reconcile_effect_total{trigger=\"own_write\", effect=\"changed\"}[5m])) > 0");
+    assertThat(alert.get("for")).isEqualTo("15m");
+    @SuppressWarnings("unchecked")
+    Map<String, String> annotations = (Map<String, String>) alert.get("annotations");
+    assertThat(annotations.get("description")).contains("Runbook:").contains("own-write-loops").contains("Echoes of own writes by effect");
   }
 
   private static Tools.Result promtool(String... args) throws IOException, InterruptedException {

@@ -35,7 +35,7 @@ final class FleetCounts {
       List.of(
           "informer_notifications_total", "informer_updates_total", "informer_noop_updates_total", "informer_resyncs_total", "informer_relists_total",
           "informer_relist_notifications_lost_total", "controller_reconcile_total", "controller_reconcile_duration_seconds_sum",
-          "controller_reconcile_api_requests_total", "controller_reconcile_effect_total");
+          "controller_reconcile_api_requests_total", "controller_reconcile_effect_total", "informer_own_write_updates_total");
 
   static final String RESYNC_PERIOD = "informer_resync_period_seconds";
 

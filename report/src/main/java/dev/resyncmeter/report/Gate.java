@@ -20,7 +20,9 @@ public final class Gate {
     /** A controller's reconciles on no-op triggers, in percent of all its reconciles, above the threshold. */
     NOOP_SHARE("noop-share"),
     /** A controller's reconciles on no-op triggers that changed nothing, in percent of all its reconciles, above the threshold. */
-    NOOP_WASTE("noop-waste");
+    NOOP_WASTE("noop-waste"),
+    /** A controller with loop steps: reconciles on its own writes (trigger own_write) whose writes changed something again. */
+    OWN_WRITE_LOOPS("own-write-loops");
 
     final String word;
 
@@ -29,7 +31,7 @@ public final class Gate {
     }
   }
 
-  /** One condition; {@code percentText} is the threshold as the user wrote it (null for enqueues-noops), for the lines. */
+  /** One condition; {@code percentText} is the threshold as the user wrote it (null for enqueues-noops and own-write-loops), for the lines. */
   public record Condition(Kind kind, double percent, String percentText) {
     @Override
     public String toString() {
@@ -37,11 +39,16 @@ public final class Gate {
     }
   }
 
-  /** {@code enqueues-noops}, {@code noop-share>PCT} or {@code noop-waste>PCT}, PCT from 0 to 100 with or without decimals and '%'. */
+  /**
+   * {@code enqueues-noops}, {@code own-write-loops}, {@code noop-share>PCT} or {@code noop-waste>PCT},
+   * PCT from 0 to 100 with or without decimals and '%'.
+   */
   static Condition condition(String text) throws UsageException {
     String t = text.strip();
-    if (t.equals(Kind.ENQUEUES_NOOPS.word)) {
-      return new Condition(Kind.ENQUEUES_NOOPS, 0, null);
+    for (Kind kind : List.of(Kind.ENQUEUES_NOOPS, Kind.OWN_WRITE_LOOPS)) {
+      if (t.equals(kind.word)) {
+        return new Condition(kind, 0, null);
+      }
     }
     for (Kind kind : List.of(Kind.NOOP_SHARE, Kind.NOOP_WASTE)) {
       if (!t.startsWith(kind.word)) {
@@ -60,7 +67,7 @@ public final class Gate {
       }
       return new Condition(kind, Double.parseDouble(percent), percent);
     }
-    throw new UsageException("--fail-on takes enqueues-noops, 'noop-share>PCT' or 'noop-waste>PCT', not '" + text + "'");
+    throw new UsageException("--fail-on takes enqueues-noops, own-write-loops, 'noop-share>PCT' or 'noop-waste>PCT', not '" + text + "'");
   }
 
   /** One line for each handler or controller that fails a condition, in the order of the conditions; none when all pass. */
@@ -71,6 +78,7 @@ public final class Gate {
         case ENQUEUES_NOOPS -> enqueuesNoops(report, lines);
         case NOOP_SHARE -> noopShare(report, condition, lines);
         case NOOP_WASTE -> noopWaste(report, condition, lines);
+        case OWN_WRITE_LOOPS -> ownWriteLoops(report, condition, lines);
       }
     }
     return lines;
@@ -128,6 +136,34 @@ public final class Gate {
             Locale.ROOT, "cannot check %s for controller %s: what %s %.0f reconciles on no-op triggers changed is not measured,"
                 + " the scrape has no controller_reconcile_effect_total for them%s", condition, c.controller(), which, c.noopReconciles(),
             none ? " (an older agent)" : ""));
+      }
+    }
+  }
+
+  /**
+   * A controller fails with one loop step, whatever its other echoes did. Echoes whose effect the
+   * scrape does not hold may be loop steps, so with none counted the condition cannot be checked. A
+   * controller without own_write series had no echo the agent saw, and passes.
+   */
+  private static void ownWriteLoops(ResyncReport report, Condition condition, List<String> lines) {
+    if (report.controllers().isEmpty()) {
+      lines.add(noController(condition));
+    }
+    for (ResyncReport.Controller c : report.controllers()) {
+      ResyncReport.Echoes echoes = c.echoes();
+      if (echoes == null) {
+        continue;
+      }
+      if (c.echoVerdict() == ResyncReport.EchoVerdict.ECHO_LOOP) {
+        lines.add(String.format(
+            Locale.ROOT, "controller %s loops on its own writes: %.0f of its %.0f reconciles on its own writes changed something again",
+            c.controller(), echoes.loopSteps(), echoes.reconciles()));
+      } else if (c.echoVerdict() == ResyncReport.EchoVerdict.ECHO_NOT_MEASURED) {
+        double notMeasured = echoes.reconciles() - echoes.effects().changedNothing();
+        String which = notMeasured == echoes.reconciles() ? "its" : String.format(Locale.ROOT, "%.0f of its", notMeasured);
+        lines.add(String.format(
+            Locale.ROOT, "cannot check %s for controller %s: what %s %.0f reconciles on its own writes changed is not measured,"
+                + " the scrape has no controller_reconcile_effect_total for them", condition, c.controller(), which, echoes.reconciles()));
       }
     }
   }

@@ -8,7 +8,10 @@ import java.util.function.Function;
  * The report as JSON, under stable field names: {@code window_seconds} (null for one scrape),
  * {@code handlers}, {@code controllers} (with {@code api_requests} and the fields after it only when
  * the scrape counts the controller's API requests; {@code effects} by trigger, empty when the scrape
- * has no effect series of the controller, and the two effect verdicts), {@code informers}.
+ * has no effect series of the controller, and the two effect verdicts; {@code echoes} with
+ * {@code echo_verdict} only when the scrape has series of the controller with the trigger
+ * {@code own_write}), {@code informers} ({@code own_write_updates} on a handler only when the scrape
+ * counts them).
  */
 public final class JsonFormat {
 
@@ -51,6 +54,7 @@ public final class JsonFormat {
         + ", \"dropped\": " + number(h.dropped())
         + ", \"unknown\": " + number(h.unknown())
         + ", \"resync_period_seconds\": " + (h.resyncPeriodSeconds() == null ? "null" : number(h.resyncPeriodSeconds()))
+        + (h.ownWriteUpdates() == null ? "" : ", \"own_write_updates\": " + number(h.ownWriteUpdates()))
         + ", \"verdict\": " + string(h.verdict().jsonName())
         + ", \"verdict_text\": " + string(h.verdictText());
   }
@@ -79,7 +83,22 @@ public final class JsonFormat {
         .append(", \"noop_verdict_text\": ").append(string(c.noopVerdictText()))
         .append(", \"timer_verdict\": ").append(string(c.timerVerdict().jsonName()))
         .append(", \"timer_verdict_text\": ").append(string(c.timerVerdictText()))
+        .append(echoes(c))
         .toString();
+  }
+
+  /** The controller's echoes and their verdict, after the other verdicts; nothing without own_write series. */
+  private static String echoes(ResyncReport.Controller c) {
+    ResyncReport.Echoes e = c.echoes();
+    if (e == null) {
+      return "";
+    }
+    return ", \"echoes\": {\"reconciles\": " + number(e.reconciles())
+        + ", \"seconds\": " + number(e.seconds())
+        + ", \"api_requests\": " + (e.apiRequests() == null ? "null" : number(e.apiRequests()))
+        + ", \"loop_steps\": " + number(e.loopSteps()) + "}"
+        + ", \"echo_verdict\": " + string(c.echoVerdict().jsonName())
+        + ", \"echo_verdict_text\": " + string(c.echoVerdictText());
   }
 
   private static String informer(ResyncReport.Informer i) {

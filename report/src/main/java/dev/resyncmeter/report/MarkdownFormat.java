@@ -8,7 +8,8 @@ import java.util.function.Function;
 
 /**
  * The report as GitHub-flavoured Markdown, for a pull request comment or a wiki page: a heading, the
- * handlers, controllers and informers as tables, each verdict in its row. Same numbers as the table.
+ * handlers, controllers, the controllers' echoes of their own writes (when there are any) and
+ * informers as tables, each verdict in its row. Same numbers as the table.
  */
 public final class MarkdownFormat {
 
@@ -39,6 +40,10 @@ public final class MarkdownFormat {
         "| Controller | Reconciles | Time | On no-op triggers | Their time | Periodic | API requests (on no-op triggers) | Effect of the no-op-triggered | Verdict |",
         "|---|---:|---:|---:|---:|---:|---:|---|---|",
         report.controllers(), MarkdownFormat::controller);
+    section(lines, "Echoes of their own writes",
+        "| Controller | Echo reconciles | Their time | Their API requests | Loop steps (changed again) | Verdict |",
+        "|---|---:|---:|---:|---:|---|",
+        report.controllers().stream().filter(c -> c.echoes() != null && c.echoVerdict() != ResyncReport.EchoVerdict.NO_ECHO_RECONCILES).toList(), MarkdownFormat::echoes);
     section(lines, "Informers",
         "| Kind | Resync ticks | Relists | Relist notifications lost |",
         "|---|---:|---:|---:|",
@@ -84,6 +89,15 @@ public final class MarkdownFormat {
         count(c.noopReconciles()) + " (" + ResyncReport.percent(c.noopReconciles(), c.reconciles()) + ")",
         ResyncReport.seconds(c.noopReconcileSeconds()) + " (" + ResyncReport.percent(c.noopReconcileSeconds(), c.reconcileSeconds()) + ")",
         count(c.periodicReconciles()), requests, effect, verdict);
+  }
+
+  private static String echoes(ResyncReport.Controller c) {
+    ResyncReport.Echoes e = c.echoes();
+    boolean measured = c.effectsByTrigger().containsKey(ResyncReport.OWN_WRITE);
+    return row(
+        c.controller(), count(e.reconciles()),
+        ResyncReport.seconds(e.seconds()) + " (" + ResyncReport.percent(e.seconds(), c.reconcileSeconds()) + ")",
+        e.apiRequests() == null ? "" : count(e.apiRequests()), measured ? count(e.loopSteps()) : "", c.echoVerdictText());
   }
 
   private static String informer(ResyncReport.Informer i) {

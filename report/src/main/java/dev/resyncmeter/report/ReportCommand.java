@@ -34,7 +34,7 @@ public final class ReportCommand {
           + "  one FILE: a saved scrape, counts since the agent started; two FILEs: the window between them\n"
           + "  (--window, else the files' modification times)\n"
           + "  --fail-on CONDITION (repeatable): after the report, exit 1 with a line for each handler or controller that fails it:\n"
-          + "  enqueues-noops, 'noop-share>PCT' or 'noop-waste>PCT' (quoted: the shell reads > as a redirection)";
+          + "  enqueues-noops, own-write-loops, 'noop-share>PCT' or 'noop-waste>PCT' (quoted: the shell reads > as a redirection)";
 
   static final String DEFAULT_URL = "http://127.0.0.1:9464/metrics";
 

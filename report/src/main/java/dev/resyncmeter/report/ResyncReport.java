@@ -2,9 +2,11 @@ package dev.resyncmeter.report;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -49,7 +51,26 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     }
   }
 
-  /** One handler of one informer kind. */
+  /** What to do about a controller's reconciles on its own writes (trigger {@code own_write}): its echoes. */
+  public enum EchoVerdict {
+    /** Every echo changed nothing: the controller settles, and could skip updates whose resourceVersion it wrote itself. */
+    ECHO_WASTE,
+    /** Some echoes changed something again (loop steps): each such write echoes once more. */
+    ECHO_LOOP,
+    /** The scrape lacks the effect of some echoes: whether they changed anything cannot be said. */
+    ECHO_NOT_MEASURED,
+    NO_ECHO_RECONCILES;
+
+    public String jsonName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * One handler of one informer kind. {@code ownWriteUpdates}: its update calls that were echoes of a
+   * write of this process ({@code informer_own_write_updates_total}); null when the scrape has no such
+   * series for it (an older agent).
+   */
   public record Handler(
       String kind,
       String handler,
@@ -60,6 +81,7 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       double dropped,
       double unknown,
       Double resyncPeriodSeconds,
+      Double ownWriteUpdates,
       Verdict verdict,
       String verdictText) {}
 
@@ -86,6 +108,8 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
    * {@code apiRequests} is null when the scrape has no API request series of the controller.
    * {@code effectsByTrigger} holds the triggers with effect series (none: an agent that does not
    * count effects); {@code noopEffects} and {@code periodicEffects} sum them for the two verdicts.
+   * {@code echoes}, {@code echoVerdict} and {@code echoVerdictText} are null when the scrape has no
+   * series of the controller with the trigger {@code own_write} (no echo seen, or an older agent).
    */
   public record Controller(
       String controller,
@@ -103,7 +127,18 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       EffectVerdict noopVerdict,
       String noopVerdictText,
       EffectVerdict timerVerdict,
-      String timerVerdictText) {}
+      String timerVerdictText,
+      Echoes echoes,
+      EchoVerdict echoVerdict,
+      String echoVerdictText) {}
+
+  /**
+   * A controller's echoes: its reconciles on the trigger {@code own_write} (an update that its own
+   * write sent back through the watch), their seconds, their API requests (null when the scrape has no
+   * API request series of the controller), what their writes changed, and the loop steps among them:
+   * echoes whose writes changed something again, which will echo again.
+   */
+  public record Echoes(double reconciles, double seconds, Double apiRequests, Effects effects, double loopSteps) {}
 
   /** API requests sent while the controller's reconciles (or handler calls) ran: all, on no-op triggers by verb, periodic beside. */
   public record ApiRequests(double requests, double noopRequests, Map<String, Double> noopRequestsByVerb, double periodicRequests) {}
@@ -120,7 +155,9 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     Map<String, double[]> perHandler = new TreeMap<>(); // updates, noops, enqueued, dropped, unknown
     Map<String, Double> periods = new HashMap<>();
     Map<String, Map<String, TriggerCost>> perController = new TreeMap<>();
-    Map<String, double[]> apiRequests = new HashMap<>(); // requests, periodic
+    Map<String, double[]> apiRequests = new HashMap<>(); // requests, periodic, own_write
+    Map<String, Double> ownWriteUpdates = new HashMap<>();
+    Set<String> echoing = new HashSet<>(); // controllers with an own_write series
     Map<String, Map<String, Double>> noopApiRequests = new HashMap<>(); // by verb
     Map<String, Map<String, Effects>> effects = new HashMap<>(); // by controller, by trigger
     Map<String, double[]> perInformer = new TreeMap<>(); // resyncs, lost
@@ -129,6 +166,9 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       Map<String, String> l = sample.labels();
       double delta = delta(before.get(sample.key()), sample.value());
       String handler = l.getOrDefault("kind", "") + "\u0000" + l.getOrDefault("handler", "");
+      if (OWN_WRITE.equals(l.get("trigger")) && l.containsKey("controller")) {
+        echoing.add(l.getOrDefault("controller", ""));
+      }
       switch (sample.name()) {
         case "informer_notifications_total" -> perHandler.computeIfAbsent(handler, k -> new double[5]);
         case "informer_updates_total" -> perHandler.computeIfAbsent(handler, k -> new double[5])[0] += delta;
@@ -142,6 +182,10 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
           }
           noopByCause.computeIfAbsent(handler, k -> new TreeMap<>()).merge(l.getOrDefault("cause", ""), delta, Double::sum);
         }
+        case "informer_own_write_updates_total" -> {
+          perHandler.computeIfAbsent(handler, k -> new double[5]);
+          ownWriteUpdates.merge(handler, delta, Double::sum);
+        }
         case "informer_resync_period_seconds" -> {
           perHandler.computeIfAbsent(handler, k -> new double[5]);
           periods.put(handler, sample.value());
@@ -151,14 +195,16 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
             cost(perController, l).merge(l.getOrDefault("trigger", ""), new TriggerCost(0, delta), ResyncReport::add);
         case "controller_reconcile_api_requests_total" -> {
           String controller = l.getOrDefault("controller", "");
-          double[] a = apiRequests.computeIfAbsent(controller, k -> new double[2]);
+          double[] a = apiRequests.computeIfAbsent(controller, k -> new double[3]);
           Map<String, Double> noop = noopApiRequests.computeIfAbsent(controller, k -> new TreeMap<>());
           a[0] += delta;
           String trigger = l.getOrDefault("trigger", "");
-          if (trigger.endsWith("_noop")) {
+          if (isNoop(trigger)) {
             noop.merge(l.getOrDefault("verb", ""), delta, Double::sum);
           } else if (trigger.equals("periodic")) {
             a[1] += delta;
+          } else if (trigger.equals(OWN_WRITE)) {
+            a[2] += delta;
           }
         }
         case "controller_reconcile_effect_total" -> {
@@ -178,7 +224,8 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     perController.forEach((name, byTrigger) -> {
       double[] a = apiRequests.get(name);
       ApiRequests api = a == null ? null : new ApiRequests(a[0], sum(noopApiRequests.get(name)), noopApiRequests.get(name), a[1]);
-      controllers.add(controller(name, byTrigger, api, effects.getOrDefault(name, Map.of())));
+      Double echoRequests = a == null ? null : a[2];
+      controllers.add(controller(name, byTrigger, api, effects.getOrDefault(name, Map.of()), echoing.contains(name), echoRequests));
     });
     List<Handler> handlers = new ArrayList<>();
     perHandler.forEach((key, h) -> {
@@ -186,12 +233,23 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       Controller fed = controllers.stream().filter(c -> c.controller().equals(kindAndName[1])).findFirst().orElse(null);
       Verdict verdict = h[1] == 0 ? Verdict.NO_NOOPS_SEEN : h[2] > 0 ? Verdict.ENQUEUES_NOOPS : h[4] > 0 ? Verdict.UNKNOWN : Verdict.FILTERS_NOOPS;
       handlers.add(
-          new Handler(kindAndName[0], kindAndName[1], h[0], noopByCause.getOrDefault(key, Map.of()), h[1], h[2], h[3], h[4], periods.get(key), verdict,
+          new Handler(kindAndName[0], kindAndName[1], h[0], noopByCause.getOrDefault(key, Map.of()), h[1], h[2], h[3], h[4], periods.get(key), ownWriteUpdates.get(key), verdict,
               verdictText(verdict, h, fed)));
     });
     List<Informer> informers = new ArrayList<>();
     perInformer.forEach((kind, i) -> informers.add(new Informer(kind, i[0], relists.getOrDefault(kind, Map.of()), i[1])));
     return new ResyncReport(windowSeconds, handlers, controllers, informers);
+  }
+
+  /** The trigger of a reconcile of an update that the controller's own write sent back: an echo. */
+  public static final String OWN_WRITE = "own_write";
+
+  /**
+   * A no-op trigger: an update whose resource version did not change (resync, relist, watch). An
+   * echo ({@code own_write}) is not one: its resource version did change, by the controller's write.
+   */
+  static boolean isNoop(String trigger) {
+    return trigger.endsWith("_noop");
   }
 
   /** What the counts span, after the title's source: {@code , over 12 s}, or since the agent started. */
@@ -229,7 +287,8 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     return counts.values().stream().mapToDouble(Double::doubleValue).sum();
   }
 
-  private static Controller controller(String name, Map<String, TriggerCost> byTrigger, ApiRequests apiRequests, Map<String, Effects> effectsByTrigger) {
+  private static Controller controller(
+      String name, Map<String, TriggerCost> byTrigger, ApiRequests apiRequests, Map<String, Effects> effectsByTrigger, boolean echoing, Double echoRequests) {
     double reconciles = 0;
     double seconds = 0;
     double noop = 0;
@@ -237,7 +296,7 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     for (Map.Entry<String, TriggerCost> e : byTrigger.entrySet()) {
       reconciles += e.getValue().reconciles();
       seconds += e.getValue().seconds();
-      if (e.getKey().endsWith("_noop")) {
+      if (isNoop(e.getKey())) {
         noop += e.getValue().reconciles();
         noopSeconds += e.getValue().seconds();
       }
@@ -245,19 +304,72 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
     TriggerCost periodic = byTrigger.getOrDefault("periodic", new TriggerCost(0, 0));
     Effects noopEffects = Effects.ZERO;
     for (Map.Entry<String, Effects> e : effectsByTrigger.entrySet()) {
-      if (e.getKey().endsWith("_noop")) {
+      if (isNoop(e.getKey())) {
         noopEffects = noopEffects.plus(e.getValue());
       }
     }
     Effects periodicEffects = effectsByTrigger.getOrDefault("periodic", Effects.ZERO);
     EffectVerdict noopVerdict = effectVerdict(false, noop, noopEffects);
     EffectVerdict timerVerdict = effectVerdict(true, periodic.reconciles(), periodicEffects);
+    Echoes echoes = null;
+    EchoVerdict echoVerdict = null;
+    String echoVerdictText = null;
+    if (echoing) {
+      TriggerCost echo = byTrigger.getOrDefault(OWN_WRITE, new TriggerCost(0, 0));
+      Effects echoEffects = effectsByTrigger.getOrDefault(OWN_WRITE, Effects.ZERO);
+      echoes = new Echoes(echo.reconciles(), echo.seconds(), echoRequests, echoEffects, echoEffects.changed());
+      echoVerdict = echoVerdict(echoes);
+      echoVerdictText = echoVerdictText(echoVerdict, echoes);
+    }
     return new Controller(
         name, reconciles, seconds, noop, noopSeconds, periodic.reconciles(), periodic.seconds(), byTrigger, apiRequests, effectsByTrigger,
         noopEffects, periodicEffects, noopVerdict,
         effectVerdictText(noopVerdict, noop, noopSeconds, apiRequests == null ? null : apiRequests.noopRequests(), noopEffects),
         timerVerdict,
-        effectVerdictText(timerVerdict, periodic.reconciles(), periodic.seconds(), apiRequests == null ? null : apiRequests.periodicRequests(), periodicEffects));
+        effectVerdictText(timerVerdict, periodic.reconciles(), periodic.seconds(), apiRequests == null ? null : apiRequests.periodicRequests(), periodicEffects),
+        echoes, echoVerdict, echoVerdictText);
+  }
+
+  /**
+   * A loop as soon as one echo changed something again, whatever the others did; settled (waste) only
+   * when every echo is counted as having changed nothing.
+   */
+  private static EchoVerdict echoVerdict(Echoes echoes) {
+    if (echoes.loopSteps() > 0) {
+      return EchoVerdict.ECHO_LOOP;
+    }
+    if (echoes.reconciles() == 0) {
+      return EchoVerdict.NO_ECHO_RECONCILES;
+    }
+    if (echoes.effects().changedNothing() < echoes.reconciles()) {
+      return EchoVerdict.ECHO_NOT_MEASURED;
+    }
+    return EchoVerdict.ECHO_WASTE;
+  }
+
+  private static String echoVerdictText(EchoVerdict verdict, Echoes echoes) {
+    String cost = echoes.apiRequests() == null
+        ? seconds(echoes.seconds())
+        : String.format(Locale.ROOT, "%s and %.0f API requests", seconds(echoes.seconds()), echoes.apiRequests());
+    return switch (verdict) {
+      case NO_ECHO_RECONCILES -> "no reconciles on its own writes";
+      case ECHO_WASTE ->
+          String.format(
+              Locale.ROOT, "%.0f reconciles were echoes of its own writes and changed nothing: it could skip updates whose resourceVersion it wrote itself,"
+                  + " and save %s", echoes.reconciles(), cost);
+      case ECHO_LOOP ->
+          String.format(
+              Locale.ROOT, "a loop: %.0f reconciles on its own writes changed something again: look at which fields it writes on every reconcile",
+              echoes.loopSteps());
+      case ECHO_NOT_MEASURED -> echoes.effects().changedNothing() == 0
+          ? String.format(
+              Locale.ROOT, "what the %.0f reconciles on its own writes changed is not measured: the scrape has no controller_reconcile_effect_total for them",
+              echoes.reconciles())
+          : String.format(
+              Locale.ROOT, "what %.0f of the %.0f reconciles on its own writes changed is not measured (no controller_reconcile_effect_total for them);"
+                  + " the other %.0f changed nothing", echoes.reconciles() - echoes.effects().changedNothing(), echoes.reconciles(),
+              echoes.effects().changedNothing());
+    };
   }
 
   /**

@@ -38,6 +38,9 @@ public final class TableFormat {
       if (h.noopUpdates() > 0) {
         line.append(" (").append(joined(h.noopUpdatesByCause())).append(')');
       }
+      if (h.ownWriteUpdates() != null && h.ownWriteUpdates() > 0) {
+        line.append(String.format(Locale.ROOT, ", echoes of own writes %.0f", h.ownWriteUpdates()));
+      }
       line.append(h.unknown() > 0 ? String.format(Locale.ROOT, ", outcome unknown %.0f", h.unknown()) : String.format(Locale.ROOT, ", enqueued %.0f, dropped %.0f", h.enqueued(), h.dropped()));
       lines.add(line.toString());
       lines.add("    => " + h.verdictText());
@@ -86,6 +89,24 @@ public final class TableFormat {
           lines.add("    => " + c.timerVerdictText());
           effectsShown = true;
         }
+      }
+      // echoes: only for a controller with own_write series, and only when it had some in the window
+      ResyncReport.Echoes echoes = c.echoes();
+      if (echoes != null && c.echoVerdict() != ResyncReport.EchoVerdict.NO_ECHO_RECONCILES) {
+        lines.add(
+            String.format(
+                Locale.ROOT, "    echoes of its own writes %.0f, %s = %s %s%s", echoes.reconciles(), ResyncReport.seconds(echoes.seconds()),
+                ResyncReport.percent(echoes.seconds(), c.reconcileSeconds()), bar(echoes.seconds(), c.reconcileSeconds()),
+                echoes.apiRequests() == null ? "" : String.format(Locale.ROOT, "; api requests %.0f", echoes.apiRequests())));
+        if (c.effectsByTrigger().containsKey(ResyncReport.OWN_WRITE)) {
+          ResyncReport.Effects e = echoes.effects();
+          lines.add(
+              String.format(
+                  Locale.ROOT, "    effect of echoes: changed nothing %.0f (none %.0f, unchanged %.0f), changed again (loop steps) %.0f", e.changedNothing(),
+                  e.none(), e.unchanged(), echoes.loopSteps()));
+          effectsShown = true;
+        }
+        lines.add("    => " + c.echoVerdictText());
       }
     }
     if (effectsShown) {

@@ -195,6 +195,65 @@ class FailOnTest {
                 + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
   }
 
+  /** A loop step is a reconcile on the controller's own write that changed something again: one is enough to fail, naming the controller. */
+  @Test
+  void ownWriteLoopsFailsOnAControllerWithLoopStepsAndPassesOneThatSettles() throws IOException {
+    String both = file("echoes.prom", INFO + EchoesTest.SETTLES + EchoesTest.LOOPS + EchoesTest.QUIET);
+    ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", both);
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo("resync-meter report: fail: controller cm-loop loops on its own writes: 38 of its 40 reconciles on its own writes changed something again\n");
+    assertThat(run.out()).isEqualTo(ReportCommandTest.run(both).out());
+
+    // echoes that changed nothing, and a controller without echoes, pass
+    assertPasses(ReportCommandTest.run("--fail-on", "own-write-loops", file("settles.prom", INFO + EchoesTest.SETTLES + EchoesTest.QUIET)));
+
+    // two looping controllers: each its line
+    String twoLoops = file("two-loops.prom", INFO + EchoesTest.LOOPS + EchoesTest.LOOPS.replace("cm-loop", "secret-loop").replace("} 38\n", "} 1\n"));
+    assertThat(ReportCommandTest.run("--fail-on", "own-write-loops", twoLoops).err())
+        .isEqualTo(
+            """
+            resync-meter report: fail: controller cm-loop loops on its own writes: 38 of its 40 reconciles on its own writes changed something again
+            resync-meter report: fail: controller secret-loop loops on its own writes: 1 of its 40 reconciles on its own writes changed something again
+            """);
+  }
+
+  /** Between two scrapes: a controller that looped before the window but settled in it passes; one loop step in the window fails. */
+  @Test
+  void ownWriteLoopsJudgesTheWindow() throws IOException {
+    String earlier = file("earlier.prom", INFO + EchoesTest.LOOPS);
+    String settled = file("settled.prom", INFO + EchoesTest.LOOPS
+        .replace("result=\"success\",trigger=\"own_write\"} 40", "result=\"success\",trigger=\"own_write\"} 41")
+        .replace("effect=\"unchanged\",trigger=\"own_write\"} 2", "effect=\"unchanged\",trigger=\"own_write\"} 3"));
+    assertPasses(ReportCommandTest.run("--fail-on", "own-write-loops", "--window", "10s", earlier, settled));
+    String again = file("again.prom", INFO + EchoesTest.LOOPS.replace("result=\"success\",trigger=\"own_write\"} 40", "result=\"success\",trigger=\"own_write\"} 41")
+        .replace("effect=\"changed\",trigger=\"own_write\"} 38", "effect=\"changed\",trigger=\"own_write\"} 39"));
+    ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", "--window", "10s", earlier, again);
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo("resync-meter report: fail: controller cm-loop loops on its own writes: 1 of its 1 reconciles on its own writes changed something again\n");
+  }
+
+  /** Echoes whose effect is not counted may be loop steps: the gate cannot pass them; no controller at all, neither. */
+  @Test
+  void ownWriteLoopsCannotBeCheckedWithoutTheEchoesEffectsOrWithoutControllers() throws IOException {
+    String notMeasured = file("not-measured.prom", INFO + EchoesTest.linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect_total")));
+    ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", notMeasured);
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo(
+            "resync-meter report: fail: cannot check own-write-loops for controller cm-settle: what its 6 reconciles on its own writes changed"
+                + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
+    String partly = file("partly.prom", INFO + EchoesTest.linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect=\"none\"")));
+    assertThat(ReportCommandTest.run("--fail-on", "own-write-loops", partly).err())
+        .isEqualTo(
+            "resync-meter report: fail: cannot check own-write-loops for controller cm-settle: what 2 of its 6 reconciles on its own writes changed"
+                + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
+    ReportCommandTest.Run empty = ReportCommandTest.run("--fail-on", "own-write-loops", file("empty.prom", INFO));
+    assertThat(empty.exit()).isEqualTo(1);
+    assertThat(empty.err()).isEqualTo("resync-meter report: fail: cannot check own-write-loops: the report has no controller (the agent counted no reconcile)\n");
+  }
+
   @Test
   void repeatedConditionsEachGiveTheirLinesInTheirOrder() throws IOException {
     String scrape = file("handler-and-controller.prom", INFO + NAIVE_HANDLER + EIGHTY_PERCENT_NOOP);
@@ -271,7 +330,7 @@ class FailOnTest {
   @ValueSource(
       strings = {
         "noop-noise", "noop-share", "noop-share>", "noop-share>abc", "noop-share>101", "noop-share>-5", "noop-share>NaN", "noop-waste>1e2",
-        "noop-share<20", "noop-share>=20", "enqueues-noops>5", ""
+        "noop-share<20", "noop-share>=20", "enqueues-noops>5", "own-write-loops>0", "own-write-loop", ""
       })
   void aBadConditionIsAUsageErrorWithExitTwo(String condition) throws IOException {
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", condition, file("naive.prom", INFO + NAIVE_HANDLER));
@@ -291,7 +350,7 @@ class FailOnTest {
     assertThat(ReportCommandTest.run("--fail-on", "noop-waste>120").err())
         .startsWith("resync-meter report: --fail-on noop-waste>PCT takes a percentage from 0 to 100, not 'noop-waste>120'\n");
     assertThat(ReportCommandTest.run("--fail-on", "enqueues").err())
-        .startsWith("resync-meter report: --fail-on takes enqueues-noops, 'noop-share>PCT' or 'noop-waste>PCT', not 'enqueues'\n");
+        .startsWith("resync-meter report: --fail-on takes enqueues-noops, own-write-loops, 'noop-share>PCT' or 'noop-waste>PCT', not 'enqueues'\n");
   }
 
   @Test

@@ -167,6 +167,50 @@ class PrometheusReportTest {
         .isEqualTo("resync-meter report: --by region: no series read carries the label region\n");
   }
 
+  /**
+   * Echoes over a range, replicas summed: pod A (started at 00:01) reconciled 10 times on its own
+   * writes, 9 of them loop steps, in 0.5 s with 10 updates; pod B (started at 00:00:30, restarted at
+   * 00:06) echoed 3 times before its restart and 2 after, each changing nothing: 15 echoes, 9 loop steps.
+   */
+  void echoingPods() {
+    prometheus.started(POD_A, "00:01:00", "00:01:15", "00:03:15");
+    prometheus.add("controller_reconcile_total", POD_A, "controller=cm,result=success,trigger=own_write", "00:01:15", 4, "00:03:15", 10);
+    prometheus.add("controller_reconcile_duration_seconds_sum", POD_A, "controller=cm,trigger=own_write", "00:01:15", 0.25, "00:03:15", 0.5);
+    prometheus.add("controller_reconcile_api_requests_total", POD_A, "controller=cm,trigger=own_write,verb=update", "00:01:15", 4, "00:03:15", 10);
+    prometheus.add("controller_reconcile_effect_total", POD_A, "controller=cm,trigger=own_write,effect=changed", "00:01:15", 3, "00:03:15", 9);
+    prometheus.add("controller_reconcile_effect_total", POD_A, "controller=cm,trigger=own_write,effect=unchanged", "00:01:15", 1, "00:03:15", 1);
+    prometheus.add("informer_own_write_updates_total", POD_A, "kind=ConfigMap,handler=cm", "00:01:15", 4, "00:03:15", 10);
+
+    prometheus.started(POD_B, "00:00:30", "00:00:45", "00:05:30");
+    prometheus.started(POD_B, "00:06:00", "00:06:15");
+    prometheus.add("controller_reconcile_total", POD_B, "controller=cm,result=success,trigger=own_write", "00:00:45", 1, "00:05:30", 3, "00:06:15", 2);
+    prometheus.add("controller_reconcile_effect_total", POD_B, "controller=cm,trigger=own_write,effect=none", "00:00:45", 1, "00:05:30", 3, "00:06:15", 2);
+  }
+
+  @Test
+  void theFleetReportCountsEchoesAndLoopStepsOverTheRangeAndTheGateNamesTheLoopingGroup() {
+    echoingPods();
+    ResyncReport report = report();
+    ResyncReport.Controller cm = only(report, "cm");
+    assertThat(cm.echoes()).isEqualTo(new ResyncReport.Echoes(15, 0.5, 10.0, new ResyncReport.Effects(5, 1, 9), 9));
+    assertThat(cm.echoVerdict()).isEqualTo(ResyncReport.EchoVerdict.ECHO_LOOP);
+    assertThat(report.handlers()).singleElement().satisfies(h -> assertThat(h.ownWriteUpdates()).isEqualTo(10));
+    assertThat(run("--prometheus", prometheus.url(), "--range", "10m", "--end", END, "--format", "json").out())
+        .contains("\"echoes\": {\"reconciles\": 15, \"seconds\": 0.5, \"api_requests\": 10, \"loop_steps\": 9}, \"echo_verdict\": \"echo_loop\"");
+
+    Run gate = run("--prometheus", prometheus.url(), "--range", "10m", "--end", END, "--fail-on", "own-write-loops");
+    assertThat(gate.exit()).isEqualTo(1);
+    assertThat(gate.err())
+        .isEqualTo("resync-meter report: fail: controller cm loops on its own writes: 9 of its 15 reconciles on its own writes changed something again\n");
+    // by cluster: only pod A's group loops; pod B's echoes all settled
+    Run grouped = run("--prometheus", prometheus.url(), "--range", "10m", "--end", END, "--by", "cluster", "--fail-on", "own-write-loops");
+    assertThat(grouped.exit()).isEqualTo(1);
+    assertThat(grouped.err())
+        .isEqualTo("resync-meter report: fail: in {cluster=eu}: controller cm loops on its own writes: 9 of its 10 reconciles on its own writes changed something again\n");
+    assertThat(grouped.out())
+        .contains("=> 5 reconciles were echoes of its own writes and changed nothing: it could skip updates whose");
+  }
+
   /** Two programs that share a controller name are not replicas of one: each keeps its job. */
   @Test
   void aControllerNameInTwoJobsIsTwoControllers() {

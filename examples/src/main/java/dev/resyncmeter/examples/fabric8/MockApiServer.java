@@ -92,6 +92,15 @@ public final class MockApiServer implements AutoCloseable {
   }
 
   /**
+   * Changes {@code data[key]} of the ConfigMap {@code namespace/name} as another client would: a JSON
+   * merge patch sent with the JDK's own HTTP client, which no agent instruments. A change made with
+   * {@link #client()} would be a write of this process, whose update is an echo of its own.
+   */
+  public void changeFromOutside(String namespace, String name, String key, String value) throws IOException, InterruptedException {
+    mergePatchByAnotherClient(client, namespace, name, "{\"data\":{\"" + key + "\":\"" + value + "\"}}");
+  }
+
+  /**
    * A JSON merge patch of a ConfigMap sent by another client than the application's: the JDK's own HTTP
    * client, which the agent does not see, so its event is no echo of the application's writes (it
    * stands for someone else's edit). Returns the object's new resourceVersion.

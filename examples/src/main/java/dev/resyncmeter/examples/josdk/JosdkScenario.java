@@ -48,7 +48,7 @@ public final class JosdkScenario {
     try (MockApiServer server = MockApiServer.start();
         KubernetesClient client = server.client(jdk ? new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory() : null, requests)) {
       System.out.println("HTTP CLIENT " + client.getHttpClient().getClass().getName());
-      ConfigMapOperator operator = attach ? afterAttach(client, truth) : run(client, truth);
+      ConfigMapOperator operator = attach ? afterAttach(server, client, truth) : run(server, client, truth);
       new java.util.TreeSet<>(operator.outcomes).forEach(System.out::println);
       System.out.println("WRITES OUTSIDE THE RECONCILER " + requests.writesOutsideTheReconciler.get());
     }
@@ -62,7 +62,7 @@ public final class JosdkScenario {
     System.exit(0);
   }
 
-  static ConfigMapOperator run(KubernetesClient client, Truth truth) throws Exception {
+  static ConfigMapOperator run(MockApiServer server, KubernetesClient client, Truth truth) throws Exception {
     for (String name : NAMES) {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
@@ -77,11 +77,11 @@ public final class JosdkScenario {
                   && reconciler.reconciles("reschedule-once") >= 2
                   && reconciler.reconciles("fail-once") >= 2,
           Duration.ofSeconds(30));
-      phase("slow", "1", client);
+      phase("slow", "1", server);
       if (!reconciler.awaitSlowStarted(30)) {
         throw new IllegalStateException("the reconcile of slow's change did not start");
       }
-      phase("slow", "2", client);
+      phase("slow", "2", server);
       // JOSDK marks the change while the reconcile runs; give its informer a moment to deliver it
       Thread.sleep(500);
       reconciler.releaseSlow();
@@ -96,7 +96,7 @@ public final class JosdkScenario {
     return reconciler;
   }
 
-  static ConfigMapOperator afterAttach(KubernetesClient client, Truth truth) throws Exception {
+  static ConfigMapOperator afterAttach(MockApiServer server, KubernetesClient client, Truth truth) throws Exception {
     for (String name : NAMES) {
       client.resource(configMap(name, "0")).inNamespace(NAMESPACE).create();
     }
@@ -118,7 +118,7 @@ public final class JosdkScenario {
       truth.clear();
       for (String name : NAMES) {
         int before = reconciler.reconciles(name);
-        phase(name, "after-attach", client);
+        phase(name, "after-attach", server);
         await("the reconcile of " + name + "'s change", () -> reconciler.reconciles(name) == before + 1, Duration.ofSeconds(30));
       }
       Thread.sleep(500);
@@ -128,12 +128,9 @@ public final class JosdkScenario {
     return reconciler;
   }
 
-  /**
-   * A change of the ConfigMap by someone else: another client than the operator's, which the agent
-   * does not see, so its event is a change and no echo of a write of this process.
-   */
-  private static void phase(String name, String phase, KubernetesClient client) {
-    MockApiServer.mergePatchByAnotherClient(client, NAMESPACE, name, "{\"data\":{\"phase\":\"" + phase + "\"}}");
+  /** Another client's change: the operator's process did not write it, so its update is no echo. */
+  private static void phase(String name, String phase, MockApiServer server) throws java.io.IOException, InterruptedException {
+    server.changeFromOutside(NAMESPACE, name, "phase", phase);
   }
 
   static ConfigMap configMap(String name, String phase) {

@@ -146,13 +146,21 @@ public final class EchoTruth {
 
   /**
    * The run's transcript: what each kind of write got ({@code WRITE ...}, each once), each update call
-   * and whether it was an echo ({@code UPDATE handler old -> new: echo|not an echo}), in order, and
-   * the loop steps by controller ({@code LOOP STEPS controller n}).
+   * and whether it was an echo ({@code UPDATE handler old -> new: echo|not an echo}), in order, each
+   * reconcile with the adds it took and its trigger and effect ({@code RECONCILE ...}), and the loop
+   * steps by controller ({@code LOOP STEPS controller n}).
    */
   public List<String> transcript() {
     List<String> lines = new ArrayList<>(new java.util.TreeSet<>(writes));
     for (Update update : updates) {
       lines.add("UPDATE " + update.handler() + " " + update.oldVersion() + " -> " + update.newVersion() + ": " + (echo(update) ? "echo" : "not an echo"));
+    }
+    for (Reconcile reconcile : reconciles) {
+      List<String> adds = new ArrayList<>();
+      for (Add add : reconcile.adds()) {
+        adds.add(add.update() == null ? "add" : add.update().newVersion() + " " + trigger(add));
+      }
+      lines.add("RECONCILE " + reconcile.controller() + " " + reconcile.key() + " after " + String.join(", ", adds) + ": " + trigger(reconcile) + ", " + reconcile.effect());
     }
     loopSteps().forEach((controller, steps) -> lines.add("LOOP STEPS " + controller + " " + steps));
     return lines;

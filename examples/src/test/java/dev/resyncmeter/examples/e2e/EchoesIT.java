@@ -62,7 +62,7 @@ class EchoesIT {
               "SKIPPED server-side apply: the embedded API server answers it 415")
           .filteredOn(l -> l.startsWith("UPDATE ") && l.endsWith(": not an echo"))
           .hasSize(2);
-      assertExactlyTheOwnWriteCounts(truth, scrape, truth);
+      withTranscript(scenario, () -> assertExactlyTheOwnWriteCounts(truth, scrape, truth));
       ExactCounts.assertEffectsAddUpToReconciles(scrape);
       Tools.assertCleanMetrics(scrape.body());
       assertCleanRun(scenario, scrape);
@@ -83,7 +83,7 @@ class EchoesIT {
               "WRITE update of the object as read written: same version",
               "WRITE merge patch of what is there written: same version",
               "SKIPPED server-side apply: the mock server answers 415");
-      assertExactlyTheOwnWriteCounts(truth, scrape, truth);
+      withTranscript(scenario, () -> assertExactlyTheOwnWriteCounts(truth, scrape, truth));
       Tools.assertCleanMetrics(scrape.body());
       assertCleanRun(scenario, scrape);
     }
@@ -113,7 +113,7 @@ class EchoesIT {
       compared.keySet().removeIf(s -> (s.startsWith(ExactCounts.EFFECTS) || s.startsWith("controller_reconcile_api_requests_total")) && !s.contains("trigger=\"own_write\""));
       Map<String, Long> exportedOnlyIfCounted = new TreeMap<>(truth);
       exportedOnlyIfCounted.keySet().removeIf(s -> !s.startsWith("informer_own_write_updates_total") && !s.startsWith("controller_reconcile_total") && !s.contains("trigger=\"own_write\""));
-      assertExactlyTheOwnWriteCounts(compared, scrape, exportedOnlyIfCounted);
+      withTranscript(scenario, () -> assertExactlyTheOwnWriteCounts(compared, scrape, exportedOnlyIfCounted));
       assertCleanRun(scenario, scrape);
     }
   }
@@ -139,6 +139,16 @@ class EchoesIT {
           }
         });
     assertThat(unexpected).as("exported, not counted by the application").isEmpty();
+  }
+
+  /** A failed comparison with what the application saw: each update call and each reconcile, with the adds it took. */
+  private static void withTranscript(AgentProcess scenario, Runnable comparison) {
+    try {
+      comparison.run();
+    } catch (AssertionError e) {
+      List<String> seen = scenario.stdout().stream().filter(l -> l.startsWith("UPDATE ") || l.startsWith("RECONCILE ") || l.startsWith("WRITE ")).toList();
+      throw new AssertionError(e.getMessage() + "\nwhat the application saw:\n" + String.join("\n", seen), e);
+    }
   }
 
   private static Scrape scrapeWhenDone(AgentProcess scenario) throws Exception {

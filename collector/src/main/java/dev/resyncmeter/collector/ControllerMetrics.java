@@ -2,6 +2,7 @@ package dev.resyncmeter.collector;
 
 import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -62,6 +63,26 @@ public final class ControllerMetrics {
   public void reconcileEffect(LastRow row, Trigger trigger, ReconcileEffect effect) {
     ReconcileEffect counted = observability.writesObservable() ? effect : ReconcileEffect.CHANGED;
     rows.add(row, trigger.ordinal() * PER_TRIGGER + EFFECTS_AT + counted.ordinal(), 1);
+  }
+
+  /**
+   * A reconcile ended with {@code result} after {@code nanos}, having had {@code effect} and sent
+   * {@code requestsByVerb} (by {@link ApiVerb}), on work added for {@code echoes}: updates not yet told
+   * echoes or not. It counts once they are told: under {@code own_write} if each is an echo, else
+   * {@code change}.
+   */
+  public void reconciledAfterEchoes(List<PendingEcho> echoes, ReconcileResult result, long nanos, ReconcileEffect effect, long[] requestsByVerb) {
+    PendingEcho.awaitedBy(echoes, new AwaitedReconcile(this, result, nanos, effect, requestsByVerb));
+  }
+
+  /** Requests by {@link ApiVerb} that a reconcile with {@code trigger} sent, told at once. */
+  void apiRequested(Trigger trigger, long[] requestsByVerb) {
+    for (ApiVerb verb : VERBS) {
+      long n = requestsByVerb[verb.ordinal()];
+      if (n > 0) {
+        apiRequests[trigger.ordinal() * VERBS.length + verb.ordinal()].add(n);
+      }
+    }
   }
 
   /** A reconcile (or handler call) with {@code trigger} sent an API request. */

@@ -1,5 +1,7 @@
 package dev.resyncmeter.collector;
 
+import java.util.List;
+
 /**
  * The work item one thread took from a queue and has not finished, part of its {@link ThreadContext}:
  * the trigger it is processed for, and the clock pair it shares with its reconcile. The clock when the
@@ -26,6 +28,11 @@ public final class HeldItem {
    * reconcile itself (a controller built before the agent was attached).
    */
   private boolean reconcileThrew;
+  /**
+   * Updates not yet told echoes or not, for which the item was added as {@code own_write}: its
+   * reconcile counts when they are told (null: none awaited).
+   */
+  private List<PendingEcho> awaitedEchoes;
 
   HeldItem() {}
 
@@ -44,6 +51,17 @@ public final class HeldItem {
     reconcileEndUnclaimed = false;
     requeued = false;
     reconcileThrew = unseen && reconcileThrew;
+    awaitedEchoes = null;
+  }
+
+  /** The item just taken waits on {@code echoes}, not all told yet: its reconcile's trigger follows them. */
+  void awaitEchoes(List<PendingEcho> echoes) {
+    awaitedEchoes = echoes;
+  }
+
+  /** The echoes the held item's reconcile waits for to be counted, or null. */
+  public List<PendingEcho> awaitedEchoes() {
+    return item == null ? null : awaitedEchoes;
   }
 
   /** Whether this thread holds {@code item}, taken from the queue of {@code queue} (its tracker). */
@@ -72,6 +90,7 @@ public final class HeldItem {
     trigger = null;
     slot = -1;
     reconcileEndUnclaimed = false;
+    awaitedEchoes = null;
     return end;
   }
 

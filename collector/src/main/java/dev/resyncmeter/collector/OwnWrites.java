@@ -66,6 +66,9 @@ public final class OwnWrites {
       InFlight writes = inFlight.computeIfAbsent(key, k -> new InFlight());
       writes.count++;
       writes.lastSent = now;
+      if (!pending.isEmpty()) {
+        settlePending(now); // what waited on a write lost long ago
+      }
     }
   }
 
@@ -104,6 +107,9 @@ public final class OwnWrites {
     long now = clock.getAsLong();
     synchronized (this) {
       evict(now);
+      if (!pending.isEmpty()) {
+        settlePending(now);
+      }
       if (answeredWith(updated.uid(), updated.resourceVersion())) {
         return PendingEcho.ECHO;
       }

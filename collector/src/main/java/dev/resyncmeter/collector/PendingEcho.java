@@ -26,6 +26,8 @@ public final class PendingEcho {
   private HandlerMetrics handler;
   /** Queues that counted a plain add of the call: each counts its trigger when settled. */
   private List<QueueCounts> adds;
+  /** Reconciles of work added for this update that ended before it was told: counted when it is. */
+  private List<AwaitedReconcile> reconciles;
 
   PendingEcho(OwnWrites owner, String uid, String key, String version) {
     this.owner = owner;
@@ -58,8 +60,60 @@ public final class PendingEcho {
         counts.addCalledOutsideLock(echo ? Trigger.OWN_WRITE : Trigger.CHANGE, false);
       }
     }
+    if (reconciles != null) {
+      for (AwaitedReconcile reconcile : reconciles) {
+        reconcile.echoSettled(echo);
+      }
+    }
     handler = null;
     adds = null;
+    reconciles = null;
+  }
+
+  /**
+   * Of {@code echoes}, awaited by work taken as {@code own_write}: those not told yet when none is told
+   * as no echo already, else null (the work's trigger is settled now: {@link #settled}).
+   */
+  public static List<PendingEcho> unsettled(List<PendingEcho> echoes) {
+    if (echoes == null) {
+      return null;
+    }
+    List<PendingEcho> waiting = null;
+    for (PendingEcho echo : echoes) {
+      if (echo.echoNow()) {
+        continue;
+      }
+      if (echo.settled()) {
+        return null; // told as no echo: a change
+      }
+      if (waiting == null) {
+        waiting = new ArrayList<>(echoes.size());
+      }
+      waiting.add(echo);
+    }
+    return waiting;
+  }
+
+  /**
+   * {@code reconcile} ended on work added for {@code echoes}: it counts once all are told, under
+   * {@code own_write} if each is an echo, else {@code change}; now if they are told already.
+   */
+  static void awaitedBy(List<PendingEcho> echoes, AwaitedReconcile reconcile) {
+    OwnWrites owner = echoes.get(0).owner;
+    synchronized (owner) {
+      for (PendingEcho echo : echoes) {
+        if (echo.settled) {
+          reconcile.told(echo.echo);
+        } else {
+          reconcile.awaits();
+          if (echo.reconciles == null) {
+            echo.reconciles = new ArrayList<>(1);
+          }
+          echo.reconciles.add(reconcile);
+        }
+      }
+      reconcile.allAwaitsKnown();
+    }
   }
 
   /**

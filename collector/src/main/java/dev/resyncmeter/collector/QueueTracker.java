@@ -268,19 +268,17 @@ public final class QueueTracker {
     if (!mergedWhileWaiting.isEmpty()) {
       trigger = Trigger.merge(trigger, mergedWhileWaiting.remove(item));
     }
+    List<PendingEcho> awaited = null;
     if (!pendingEchoes.isEmpty()) {
-      trigger = settledEchoes(item, trigger);
+      List<PendingEcho> echoes = pendingEchoes.remove(item);
+      awaited = trigger == Trigger.OWN_WRITE ? PendingEcho.unsettled(echoes) : null;
+      trigger = awaited == null ? PendingEcho.settled(trigger, echoes) : trigger;
     }
     context.held().took(this, item, trigger, counts.startProcessing(item, takenAt), takenAt, unseen);
+    if (awaited != null) {
+      context.held().awaitEchoes(awaited);
+    }
     return trigger;
-  }
-
-  /**
-   * An item taken as {@code own_write} that waited on pending echoes: it stays {@code own_write} if
-   * each turns out an echo now, else it is a {@code change} (an update not known to be an echo yet).
-   */
-  private Trigger settledEchoes(Object item, Trigger trigger) {
-    return PendingEcho.settled(trigger, pendingEchoes.remove(item));
   }
 
   /** The worker is done with {@code item}; {@code requeued}: it was added while processed and waits again. */

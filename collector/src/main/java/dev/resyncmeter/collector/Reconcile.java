@@ -58,6 +58,19 @@ public final class Reconcile {
     over();
   }
 
+  /**
+   * The reconcile running on this thread ended, its trigger still to be told (it waits on echoes):
+   * returns its requests by {@link ApiVerb}, to count with it then.
+   */
+  public long[] overUntold() {
+    long[] requests = untriggeredRequests == null ? new long[VERBS.length] : untriggeredRequests.clone();
+    if (untriggeredRequests != null) {
+      java.util.Arrays.fill(untriggeredRequests, 0);
+    }
+    over();
+    return requests;
+  }
+
   /** Whether a reconcile that the agent attributes runs on this thread. */
   public boolean running() {
     return controller != null;

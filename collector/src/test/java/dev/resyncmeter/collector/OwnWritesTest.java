@@ -89,6 +89,16 @@ class OwnWritesTest {
   }
 
   @Test
+  void anUpdateWaitingOnAWriteLostLongAgoIsToldNoEchoAtTheNextWrite() {
+    writes.writeSent(KEY_A);
+    PendingEcho pending = writes.check(object("a", "11"));
+    now += OwnWrites.IN_FLIGHT_LIMIT_NANOS + 1;
+    writes.writeSent("ns/other");
+    assertThat(pending.settled()).isTrue();
+    assertThat(pending.echo()).isFalse();
+  }
+
+  @Test
   void anAnsweredVersionIsForgottenAfterItsAge() {
     writes.writeSent(KEY_A);
     writes.writeAnswered(KEY_A, object("a", "11"));
@@ -108,7 +118,7 @@ class OwnWritesTest {
   }
 
   @Test
-  void anUnsettledEchoAskedForItsTriggerIsAChangeUntilItsAnswerComes() {
+  void anUnsettledEchoAskedForItsTriggerNowIsAChangeUntilItsAnswerComes() {
     writes.writeSent(KEY_A);
     PendingEcho pending = writes.check(object("a", "11"));
     java.util.List<PendingEcho> echoes = java.util.List.of(pending);

@@ -440,10 +440,44 @@ class QueueTrackerTest {
     assertThat(process("a")).isEqualTo(Trigger.CHANGE);
   }
 
+  /** The worker takes {@code item} before its echo is told, and reconciles it: two gets, no write. */
+  private void reconciledBeforeTheAnswer(Object item) {
+    take(item);
+    java.util.List<PendingEcho> awaited = context.held().awaitedEchoes();
+    assertThat(awaited).as("the reconcile waits for the answer").hasSize(1);
+    long[] requests = new long[ApiVerb.values().length];
+    requests[ApiVerb.GET.ordinal()] = 2;
+    metrics.controller("c").reconciledAfterEchoes(awaited, ReconcileResult.SUCCESS, 1_000_000, ReconcileEffect.NONE, requests);
+    queue.done(item);
+    assertThat(value("controller_reconcile_total{controller=\"c\",result=\"success\",trigger=\"own_write\"}")
+            + value("controller_reconcile_total{controller=\"c\",result=\"success\",trigger=\"change\"}"))
+        .as("not counted before the answer")
+        .isZero();
+  }
+
   @Test
-  void anItemTakenBeforeItsWritesAnswerIsProcessedAsAChange() {
+  void aReconcileOfAnEchoTakenBeforeItsWritesAnswerCountsAsOwnWriteWhenTheAnswerComes() {
     addOnPendingEcho("a");
-    assertThat(process("a")).isEqualTo(Trigger.CHANGE);
+    reconciledBeforeTheAnswer("a");
+
+    answered("a", "5");
+
+    assertThat(value("controller_reconcile_total{controller=\"c\",result=\"success\",trigger=\"own_write\"}")).isEqualTo(1);
+    assertThat(value("controller_reconcile_duration_seconds_count{controller=\"c\",trigger=\"own_write\"}")).isEqualTo(1);
+    assertThat(value("controller_reconcile_effect_total{controller=\"c\",effect=\"none\",trigger=\"own_write\"}")).isEqualTo(1);
+    assertThat(value("controller_reconcile_api_requests_total{controller=\"c\",trigger=\"own_write\",verb=\"get\"}")).isEqualTo(2);
+  }
+
+  @Test
+  void aReconcileTakenBeforeTheAnswerOfAnUpdateThatWasSomeoneElsesCountsAsAChange() {
+    addOnPendingEcho("a");
+    reconciledBeforeTheAnswer("a");
+
+    answered("a", "4");
+
+    assertThat(value("controller_reconcile_total{controller=\"c\",result=\"success\",trigger=\"change\"}")).isEqualTo(1);
+    assertThat(value("controller_reconcile_api_requests_total{controller=\"c\",trigger=\"change\",verb=\"get\"}")).isEqualTo(2);
+    assertThat(value("controller_reconcile_total{controller=\"c\",result=\"success\",trigger=\"own_write\"}")).isZero();
   }
 
   @Test

@@ -280,8 +280,17 @@ public final class JosdkBridge {
 
   public static void executionFinished() {
     ThreadContext context = ThreadContext.current();
-    context.reconcile().over();
     JosdkThread thread = JosdkThread.ifAny(context);
+    if (thread != null && thread.awaitedEchoes != null) {
+      List<PendingEcho> echoes = thread.awaitedEchoes;
+      thread.awaitedEchoes = null;
+      long[] requestsByVerb = context.reconcile().overUntold();
+      if (thread.reconciled != null) {
+        thread.reconciled.reconciledAfterEchoes(echoes, thread.awaitedResult, thread.awaitedNanos, context.reconcile().takeEffect(), requestsByVerb);
+        thread.reconciled = null;
+      }
+    }
+    context.reconcile().over();
     if (thread != null) {
       thread.running = null;
       if (thread.reconciled != null) {
@@ -306,8 +315,14 @@ public final class JosdkBridge {
     ThreadContext context = ThreadContext.current();
     JosdkThread thread = JosdkThread.ifAny(context);
     JosdkThread.Submission running = thread != null ? thread.running : null;
-    // an echo whose write is still unanswered when its reconcile starts counts as a change
-    context.reconcile().began(metrics.controller(controllerName), running != null ? PendingEcho.settled(running.trigger(), running.echoes()) : Trigger.OTHER);
+    List<PendingEcho> awaited = running != null && running.trigger() == Trigger.OWN_WRITE ? PendingEcho.unsettled(running.echoes()) : null;
+    if (awaited != null) {
+      // echoes whose writes are still unanswered: the reconcile counts when they are told
+      thread.awaitedEchoes = awaited;
+      context.reconcile().beganUntriggered(metrics.controller(controllerName));
+    } else {
+      context.reconcile().began(metrics.controller(controllerName), running != null ? PendingEcho.settled(running.trigger(), running.echoes()) : Trigger.OTHER);
+    }
     // read now: JOSDK clears the resource's version while it patches its status
     context.reconcile().handedVersion(ResourceVersions.of(resource));
     return System.nanoTime();
@@ -331,13 +346,21 @@ public final class JosdkBridge {
     if (execution == null) {
       context.reconcile().over(); // application code called it: no execution of JOSDK's follows
     }
+    ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
+    if (execution != null && execution.awaitedEchoes != null && controller != null) {
+      // counted with its effect when the execution ends, under the trigger its echoes tell
+      execution.ran = true;
+      execution.reconciled = controller;
+      execution.awaitedResult = result;
+      execution.awaitedNanos = took;
+      return;
+    }
     if (controller == null || trigger == null) {
       return;
     }
     if (execution != null) {
       execution.ran = true;
     }
-    ReconcileResult result = thrown != null ? ReconcileResult.ERROR : rescheduled ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS;
     controller.reconciled(context.lastRow(), trigger, result, took);
     if (execution != null) {
       // its effect is known when the execution ends, after JOSDK's own writes for it

@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.josdk;
 
 import dev.resyncmeter.collector.ControllerMetrics;
 import dev.resyncmeter.collector.PendingEcho;
+import dev.resyncmeter.collector.ReconcileResult;
 import dev.resyncmeter.collector.ThreadContext;
 import dev.resyncmeter.collector.Trigger;
 import java.util.List;
@@ -35,6 +36,13 @@ final class JosdkThread {
    */
   ControllerMetrics reconciled;
   Trigger reconciledTrigger;
+  /**
+   * Echoes not told yet when the reconcile started, whose trigger waits for them (null: none); the
+   * reconcile's result and time wait with it until the execution ends.
+   */
+  List<PendingEcho> awaitedEchoes;
+  ReconcileResult awaitedResult;
+  long awaitedNanos;
 
   /** A submitted execution: the trigger of the events it took, and the resource state they were marked on. */
   record Submission(Trigger trigger, Object resourceState, List<PendingEcho> echoes) {}

@@ -28,7 +28,7 @@ class EchoesIT {
   private static final String AGENT_ARGS = "host=127.0.0.1,port=0";
 
   /** The families an echo shows in: every series of theirs the application counted, and no other. */
-  private static final List<String> OWN_WRITE_FAMILIES =
+  static final List<String> OWN_WRITE_FAMILIES =
       List.of(
           "informer_own_write_updates_total",
           "workqueue_trigger_adds_total",
@@ -151,7 +151,7 @@ class EchoesIT {
     }
   }
 
-  private static Scrape scrapeWhenDone(AgentProcess scenario) throws Exception {
+  static Scrape scrapeWhenDone(AgentProcess scenario) throws Exception {
     String url = scenario.metricsUrl(Duration.ofSeconds(60));
     scenario.awaitStdout("SCENARIO DONE"::equals, Duration.ofSeconds(90));
     return Scrape.of(url);

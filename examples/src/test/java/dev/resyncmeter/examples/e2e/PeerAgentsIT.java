@@ -56,7 +56,9 @@ class PeerAgentsIT {
 
   enum Scenario {
     RESYNC,
-    RECONCILE
+    RECONCILE,
+    /** Echoes of the controllers' own writes: their answers read beside a peer that wraps OkHttp too. */
+    ECHO
   }
 
   record Run(Peer peer, Order order, Scenario scenario) {
@@ -75,7 +77,7 @@ class PeerAgentsIT {
   static Stream<Run> runs() {
     boolean onJava25 = "25".equals(System.getProperty("resyncmeter.testJdk"));
     List<Run> runs = new ArrayList<>();
-    Scenario[] alternating = onJava25 ? new Scenario[] {Scenario.RECONCILE, Scenario.RESYNC} : Scenario.values();
+    Scenario[] alternating = onJava25 ? new Scenario[] {Scenario.RECONCILE, Scenario.RESYNC} : new Scenario[] {Scenario.RESYNC, Scenario.RECONCILE};
     Order[] orders = Order.values();
     for (int i = 0; i < orders.length; i++) {
       runs.add(new Run(Peer.OPENTELEMETRY, orders[i], alternating[i % 2]));
@@ -83,8 +85,9 @@ class PeerAgentsIT {
     if (onJava25) {
       return runs.stream();
     }
+    runs.add(new Run(Peer.OPENTELEMETRY, Order.PEER_FIRST, Scenario.ECHO));
     // The version this failure was first reported with, loaded as the OpenTelemetry Operator loads it.
-    for (Scenario scenario : Scenario.values()) {
+    for (Scenario scenario : List.of(Scenario.RESYNC, Scenario.RECONCILE)) {
       runs.add(new Run(Peer.OPENTELEMETRY_2_10, Order.PEER_FIRST_IN_JAVA_TOOL_OPTIONS, scenario));
     }
     for (Peer peer : List.of(Peer.JMX_EXPORTER, Peer.ELASTIC_APM, Peer.PYROSCOPE)) {
@@ -105,6 +108,15 @@ class PeerAgentsIT {
           Scrape scrape = ExactCounts.resyncScenarioScrape(scenario);
 
           ExactCounts.assertResyncScenario(scenario.truth(), scrape);
+          assertBothAgentsDidTheirWork(peer, scenario, scrape);
+        }
+      } else if (run.scenario == Scenario.ECHO) {
+        try (AgentProcess scenario = start(run, peer, "echo-scenario")) {
+          Scrape scrape = EchoesIT.scrapeWhenDone(scenario);
+          Map<String, Long> truth = scenario.truth();
+
+          ExactCounts.assertExported(truth, scrape);
+          ExactCounts.assertNothingElse(truth, scrape, EchoesIT.OWN_WRITE_FAMILIES);
           assertBothAgentsDidTheirWork(peer, scenario, scrape);
         }
       } else {

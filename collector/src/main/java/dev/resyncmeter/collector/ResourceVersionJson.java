@@ -66,6 +66,7 @@ public final class ResourceVersionJson {
     if (peekIs('}')) {
       return null;
     }
+    int found = 0;
     do {
       String member = string();
       expect(':');
@@ -77,6 +78,9 @@ public final class ResourceVersionJson {
           case "name" -> name = value;
           case "uid" -> uid = value;
           default -> version = value;
+        }
+        if (++found == 4) {
+          break; // the rest (labels, annotations, managed fields) is not read
         }
       } else {
         skipValue();

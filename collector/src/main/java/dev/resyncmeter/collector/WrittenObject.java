@@ -18,35 +18,51 @@ public record WrittenObject(String namespace, String name, String uid, String re
    */
   public static String keyOfUrl(String url) {
     int scheme = url.indexOf("://");
-    int path = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
-    if (path < 0) {
-      return null;
-    }
+    int at = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
     int end = url.length();
-    for (int i = path; i < url.length(); i++) {
+    for (int i = at < 0 ? end : at; i < end; i++) {
       if (url.charAt(i) == '?' || url.charAt(i) == '#') {
         end = i;
-        break;
       }
     }
-    String[] segments = url.substring(path + 1, end).split("/");
-    int at = 0;
-    while (at < segments.length && !segments[at].equals("api") && !segments[at].equals("apis")) {
-      at++; // a proxy's prefix
-    }
-    if (at == segments.length) {
+    // past a proxy's prefix to "api/VERSION/" or "apis/GROUP/VERSION/"
+    int api = at < 0 ? -1 : url.indexOf("/api/", at);
+    int apis = at < 0 ? -1 : url.indexOf("/apis/", at);
+    int from = api >= 0 && (apis < 0 || api < apis) ? skipSegments(url, api + 1, end, 2) : apis >= 0 ? skipSegments(url, apis + 1, end, 3) : -1;
+    if (from < 0) {
       return null;
     }
-    at += segments[at].equals("api") ? 2 : 3; // past the group and version
-    int left = segments.length - at;
-    if (left >= 2 && segments[at].equals("namespaces")) {
-      if (left >= 4) {
-        return key(segments[at + 1], segments[at + 3]);
+    int[] bounds = new int[8]; // up to four segments after the group and version: start, end of each
+    int segments = 0;
+    for (int start = from; start < end && segments < 4; segments++) {
+      int slash = url.indexOf('/', start);
+      int stop = slash < 0 || slash > end ? end : slash;
+      bounds[segments * 2] = start;
+      bounds[segments * 2 + 1] = stop;
+      start = stop + 1;
+    }
+    if (segments >= 2 && url.regionMatches(bounds[0], "namespaces", 0, bounds[1] - bounds[0]) && bounds[1] - bounds[0] == 10) {
+      if (segments == 4) {
+        return url.substring(bounds[2], bounds[3]) + "/" + url.substring(bounds[6], bounds[7]);
       }
       // the namespace itself, or its status or finalize; else a collection in it
-      return left == 2 || segments[at + 2].equals("status") || segments[at + 2].equals("finalize") ? key(null, segments[at + 1]) : null;
+      boolean namespaceItself = segments == 2 || url.startsWith("status", bounds[4]) || url.startsWith("finalize", bounds[4]);
+      return namespaceItself ? "/" + url.substring(bounds[2], bounds[3]) : null;
     }
-    return left >= 2 ? key(null, segments[at + 1]) : null;
+    return segments >= 2 ? "/" + url.substring(bounds[2], bounds[3]) : null;
+  }
+
+  /** The index after {@code count} segments from {@code from} (each ending in '/'), or -1 when the path ends first. */
+  private static int skipSegments(String url, int from, int end, int count) {
+    int at = from;
+    for (int i = 0; i < count; i++) {
+      int slash = url.indexOf('/', at);
+      if (slash < 0 || slash >= end) {
+        return -1;
+      }
+      at = slash + 1;
+    }
+    return at;
   }
 
   /** {@code namespace/name}, {@code /name} for a cluster-scoped object; null without a name. */

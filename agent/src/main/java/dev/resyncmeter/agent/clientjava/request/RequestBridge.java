@@ -120,7 +120,9 @@ public final class RequestBridge {
     ResyncMetrics metrics = AgentMetrics.get();
     if (metrics != null) {
       // a write that changed nothing makes no event: its version is someone else's
-      metrics.ownWrites().writeAnswered(updates ? WrittenObject.keyOfUrl(url) : null, after != null && after.equals(before) ? null : written);
+      // the answer names its object; only an answer that does not needs the URL read again
+      String key = !updates ? null : written != null && written.name() != null ? written.key() : WrittenObject.keyOfUrl(url);
+      metrics.ownWrites().writeAnswered(key, after != null && after.equals(before) ? null : written);
     }
     if (before != null) {
       reconcile.writeAnswered(code, before, after);

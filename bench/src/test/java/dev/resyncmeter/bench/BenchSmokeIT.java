@@ -47,7 +47,7 @@ class BenchSmokeIT {
         .containsExactly(
             "handlerNoopIdle", "handlerChangedIdle", "handlerNoopEnqueue", "handlerChangedEnqueue", "fabric8HandlerNoopIdle",
             "fabric8HandlerChangedIdle", "workQueueCycle", "rateLimitingQueueCycle",
-            "reconcile", "workerItem", "apiRequestInReconcile", "apiWriteInReconcile", "clockRead");
+            "reconcile", "workerItem", "apiRequestInReconcile", "apiWriteInReconcile", "apiChangingWriteInReconcile", "clockRead");
     for (JsonElement benchmark : benchmarks) {
       assertThat(benchmark.getAsJsonObject().getAsJsonObject("nsPerOp").keySet()).containsExactly("none", "resync-meter");
       assertThat(benchmark.getAsJsonObject().getAsJsonObject("bytesPerOp").keySet()).containsExactly("none", "resync-meter");

@@ -123,6 +123,19 @@ public final class OwnWrites {
     }
   }
 
+  /**
+   * Tells what waits on writes lost long ago (unanswered past their limit) that they were no echoes:
+   * at each scrape, so that work waiting on them counts even in a process that writes nothing more.
+   */
+  public void settleLost() {
+    long now = clock.getAsLong();
+    synchronized (this) {
+      if (!pending.isEmpty()) {
+        settlePending(now);
+      }
+    }
+  }
+
   /** Settles {@code echo} with what is known now, if the answer it waits for has come; true when it is an echo. */
   boolean echoNow(PendingEcho echo) {
     synchronized (this) {

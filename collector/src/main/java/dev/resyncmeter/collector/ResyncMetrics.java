@@ -73,6 +73,7 @@ public final class ResyncMetrics {
 
   /** The hot-path counts: the collector's own counters and bucket arrays, read only here. */
   private MetricSnapshots collectCounts() {
+    ownWrites.settleLost(); // what waited on a lost write counts in this scrape
     Export out = new Export();
     handlers.values().forEach(h -> h.export(out));
     queues.values().forEach(q -> q.export(out));

@@ -99,6 +99,18 @@ class OwnWritesTest {
   }
 
   @Test
+  void anUpdateWaitingOnALostWriteIsToldNoEchoWhenSettlingLostWritesEvenWithNoWriteAfter() {
+    writes.writeSent(KEY_A);
+    PendingEcho pending = writes.check(object("a", "11"));
+    writes.settleLost();
+    assertThat(pending.settled()).as("within its limit it still waits").isFalse();
+    now += OwnWrites.IN_FLIGHT_LIMIT_NANOS + 1;
+    writes.settleLost();
+    assertThat(pending.settled()).isTrue();
+    assertThat(pending.echo()).isFalse();
+  }
+
+  @Test
   void anAnsweredVersionIsForgottenAfterItsAge() {
     writes.writeSent(KEY_A);
     writes.writeAnswered(KEY_A, object("a", "11"));

@@ -126,9 +126,10 @@ class QuarkusFastJarIT {
             "controller_reconcile_api_requests_total{controller=\"quarkus-operator\",trigger=\"periodic\",verb=\"update\"}",
             "controller_reconcile_api_requests_total{controller=\"quarkus-operator\",trigger=\"change\",verb=\"patch\"}",
             "controller_reconcile_api_requests_total{controller=\"quarkus-operator\",trigger=\"change\",verb=\"create\"}");
-    // the application's interceptor saw every request the mock server served: its counts are the whole truth
+    // the application's interceptor saw every request the mock server served but the one change made
+    // from outside the process (someone else's edit, on a client no agent sees): its counts are the whole truth
     long responses = counted.entrySet().stream().filter(e -> e.getKey().startsWith("rest_client_requests_total{")).mapToLong(Map.Entry::getValue).sum();
-    assertThat(responses).as("responses the application counted, requests the mock server served").isEqualTo(served);
+    assertThat(responses).as("responses the application counted, requests the mock server served but the outside change").isEqualTo(served - 1);
     assertExactly(counted, ExactCounts.API_REQUEST_FAMILIES);
   }
 

@@ -72,7 +72,14 @@ public final class ControllerMetrics {
    * {@code change}.
    */
   public void reconciledAfterEchoes(List<PendingEcho> echoes, ReconcileResult result, long nanos, ReconcileEffect effect, long[] requestsByVerb) {
-    PendingEcho.awaitedBy(echoes, new AwaitedReconcile(this, result, nanos, effect, requestsByVerb));
+    PendingEcho.whenAllTold(
+        echoes,
+        trigger -> {
+          LastRow row = new LastRow(); // the telling thread's own row, found afresh
+          reconciled(row, trigger, result, nanos);
+          reconcileEffect(row, trigger, effect);
+          apiRequested(trigger, requestsByVerb);
+        });
   }
 
   /** Requests by {@link ApiVerb} that a reconcile with {@code trigger} sent, told at once. */

@@ -106,7 +106,11 @@ public abstract class InformerListener {
     }
     HandlerMetrics metrics = metrics();
     if (updateEcho != null && callType == NotificationType.UPDATE) {
-      updateEcho.handlerCallEnded(metrics, true);
+      updateEcho.whenTold(isEcho -> {
+        if (isEcho) {
+          metrics.ownWriteUpdate();
+        }
+      });
     }
     if (callType == NotificationType.UPDATE && updateCause != null) {
       metrics.update(updateCause, unchanged, NoopUpdateClassifier.outcome(dropsAreObservable(), enqueued));

@@ -20,10 +20,10 @@ import java.util.function.LongSupplier;
  * that matches nothing yet is a {@link PendingEcho}, settled when the answer comes, or by whoever
  * needs its trigger first. Nothing here ever waits for a write.
  *
- * <p>One lock guards it all. It is taken once per write (a request that costs milliseconds) and once
+ * <p>One lock guards the map and the writes in flight; a pending echo is told outside it. It is taken once per write (a request that costs milliseconds) and once
  * per update whose resourceVersion changed after some write was seen; never for a no-op update.
  */
-public final class OwnWrites {
+public final class OwnWrites implements PendingEcho.Answers {
 
   /** The objects whose last answered version is kept. */
   public static final int MAX_OBJECTS = 4096;
@@ -62,14 +62,14 @@ public final class OwnWrites {
     }
     anyWrite = true;
     long now = clock.getAsLong();
+    Told told;
     synchronized (this) {
       InFlight writes = inFlight.computeIfAbsent(key, k -> new InFlight());
       writes.count++;
       writes.lastSent = now;
-      if (!pending.isEmpty()) {
-        settlePending(now); // what waited on a write lost long ago
-      }
+      told = settlePending(now); // what waited on a write lost long ago
     }
+    told.tell();
   }
 
   /**
@@ -79,6 +79,7 @@ public final class OwnWrites {
   public void writeAnswered(String key, WrittenObject object) {
     anyWrite = true;
     long now = clock.getAsLong();
+    Told told;
     synchronized (this) {
       if (key != null) {
         InFlight writes = inFlight.get(key);
@@ -91,8 +92,9 @@ public final class OwnWrites {
         answered.put(object.uid(), new Answer(object.resourceVersion(), now));
       }
       evict(now);
-      settlePending(now);
+      told = settlePending(now);
     }
+    told.tell();
   }
 
   /**
@@ -105,22 +107,21 @@ public final class OwnWrites {
       return null;
     }
     long now = clock.getAsLong();
+    Told told;
+    PendingEcho verdict = null;
     synchronized (this) {
       evict(now);
-      if (!pending.isEmpty()) {
-        settlePending(now);
-      }
-      if (answeredWith(updated.uid(), updated.resourceVersion())) {
-        return PendingEcho.ECHO;
-      }
+      told = settlePending(now);
       String key = updated.key();
-      if (!writing(key, now)) {
-        return null;
+      if (answered(updated.uid(), updated.resourceVersion())) {
+        verdict = PendingEcho.ECHO;
+      } else if (writing(key, now)) {
+        verdict = new PendingEcho(this, updated.uid(), key, updated.resourceVersion());
+        pending.add(verdict);
       }
-      PendingEcho echo = new PendingEcho(this, updated.uid(), key, updated.resourceVersion());
-      pending.add(echo);
-      return echo;
     }
+    told.tell();
+    return verdict;
   }
 
   /**
@@ -129,22 +130,17 @@ public final class OwnWrites {
    */
   public void settleLost() {
     long now = clock.getAsLong();
+    Told told;
     synchronized (this) {
-      if (!pending.isEmpty()) {
-        settlePending(now);
-      }
+      told = settlePending(now);
     }
+    told.tell();
   }
 
-  /** Settles {@code echo} with what is known now, if the answer it waits for has come; true when it is an echo. */
-  boolean echoNow(PendingEcho echo) {
-    synchronized (this) {
-      if (!echo.settled() && answeredWith(echo.uid, echo.version)) {
-        pending.remove(echo);
-        echo.settle(true);
-      }
-      return echo.settled() && echo.echo();
-    }
+  /** Whether {@code version} is the last one a write of the object {@code uid} was answered with. */
+  @Override
+  public synchronized boolean answeredWith(String uid, String version) {
+    return answered(uid, version);
   }
 
   /** Objects whose last answered version is kept now (for memory tests). */
@@ -157,7 +153,7 @@ public final class OwnWrites {
     return pending.size();
   }
 
-  private boolean answeredWith(String uid, String version) {
+  private boolean answered(String uid, String version) {
     Answer last = answered.get(uid);
     return last != null && last.version.equals(version);
   }
@@ -171,15 +167,41 @@ public final class OwnWrites {
     return writes != null;
   }
 
-  private void settlePending(long now) {
+  /** The pending echoes that can be told now, taken out; they are told once the lock is let go. */
+  private Told settlePending(long now) {
+    if (pending.isEmpty()) {
+      return Told.NONE;
+    }
+    Told told = new Told();
     for (Iterator<PendingEcho> it = pending.iterator(); it.hasNext(); ) {
       PendingEcho echo = it.next();
-      if (answeredWith(echo.uid, echo.version)) {
-        echo.settle(true);
+      if (echo.settled()) {
+        it.remove(); // told already, by a worker that asked for it
+      } else if (answered(echo.uid, echo.version)) {
+        told.add(echo, true);
         it.remove();
       } else if (!writing(echo.key, now)) {
-        echo.settle(false);
+        told.add(echo, false);
         it.remove();
+      }
+    }
+    return told;
+  }
+
+  /** Pending echoes decided under the lock, told after it (what waits on them counts then). */
+  private static final class Told {
+    static final Told NONE = new Told();
+    private final List<PendingEcho> echoes = new ArrayList<>(0);
+    private final List<Boolean> verdicts = new ArrayList<>(0);
+
+    void add(PendingEcho echo, boolean isEcho) {
+      echoes.add(echo);
+      verdicts.add(isEcho);
+    }
+
+    void tell() {
+      for (int i = 0; i < echoes.size(); i++) {
+        echoes.get(i).settle(verdicts.get(i));
       }
     }
   }

@@ -2,72 +2,121 @@ package dev.resyncmeter.collector;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * An update that is an echo if the write in flight for its object is answered with its version: the
- * handler call's own-write count and the trigger of the adds it made wait for that. Settled once, by
- * the write's answer, or as not an echo when no write of the object is left in flight; a worker that
- * takes its item before then processes it as a {@code change} (see {@link #echoNow}). All state is
- * guarded by its {@link OwnWrites}' lock.
+ * An update that is an echo if the write in flight for its object is answered with its version. What
+ * depends on it (the handler call's own-write count, its adds' trigger counts, a reconcile of the work
+ * it added) waits to be told, once: by the write's answer, or as no echo when no write of the object
+ * is left in flight. It knows nothing of what waits; each waiter says what it counts.
  */
 public final class PendingEcho {
+
+  /** Where a pending echo asks whether its version has been answered by now. */
+  interface Answers {
+    boolean answeredWith(String uid, String version);
+  }
+
+  /** Told once whether the update was an echo. */
+  interface Waiter {
+    void told(boolean echo);
+  }
 
   /** An update already known to be an echo. */
   public static final PendingEcho ECHO = new PendingEcho(null, null, null, null);
 
-  private final OwnWrites owner;
+  private final Answers answers;
   final String uid;
   final String key;
   final String version;
 
+  // guarded by this
   private boolean settled;
   private boolean echo;
-  /** The handler whose call it was, once the call ended counting; its own-write count waits here. */
-  private HandlerMetrics handler;
-  /** Queues that counted a plain add of the call: each counts its trigger when settled. */
-  private List<QueueCounts> adds;
-  /** Reconciles of work added for this update that ended before it was told: counted when it is. */
-  private List<AwaitedReconcile> reconciles;
+  private List<Waiter> waiters;
 
-  PendingEcho(OwnWrites owner, String uid, String key, String version) {
-    this.owner = owner;
+  PendingEcho(Answers answers, String uid, String key, String version) {
+    this.answers = answers;
     this.uid = uid;
     this.key = key;
     this.version = version;
-    if (owner == null) {
+    if (answers == null) {
       settled = true;
       echo = true;
     }
   }
 
-  boolean settled() {
+  synchronized boolean settled() {
     return settled;
   }
 
-  boolean echo() {
+  synchronized boolean echo() {
     return echo;
   }
 
-  /** Called under the owner's lock: the answer decides, and what waited is counted. */
-  void settle(boolean echo) {
-    settled = true;
-    this.echo = echo;
-    if (echo && handler != null) {
-      handler.ownWriteUpdate();
+  /** Tells it, once: the waiters are told, on this thread, outside its lock. */
+  void settle(boolean isEcho) {
+    List<Waiter> told;
+    synchronized (this) {
+      if (settled) {
+        return;
+      }
+      settled = true;
+      echo = isEcho;
+      told = waiters;
+      waiters = null;
     }
-    if (adds != null) {
-      for (QueueCounts counts : adds) {
-        counts.addCalledOutsideLock(echo ? Trigger.OWN_WRITE : Trigger.CHANGE, false);
+    if (told != null) {
+      for (Waiter waiter : told) {
+        waiter.told(isEcho);
       }
     }
-    if (reconciles != null) {
-      for (AwaitedReconcile reconcile : reconciles) {
-        reconcile.echoSettled(echo);
+  }
+
+  /** {@code waiter} is told whether it was an echo: now if it is told already, else when it is. */
+  void whenTold(Waiter waiter) {
+    boolean isEcho;
+    synchronized (this) {
+      if (!settled) {
+        if (waiters == null) {
+          waiters = new ArrayList<>(2);
+        }
+        waiters.add(waiter);
+        return;
+      }
+      isEcho = echo;
+    }
+    waiter.told(isEcho);
+  }
+
+  /** Whether it is an echo, settling it now if its write was answered already; false while unsettled. */
+  boolean echoNow() {
+    synchronized (this) {
+      if (settled) {
+        return echo;
       }
     }
-    handler = null;
-    adds = null;
-    reconciles = null;
+    if (answers.answeredWith(uid, version)) {
+      settle(true);
+    }
+    return echo();
+  }
+
+  /**
+   * The trigger of work whose merged trigger is {@code trigger} and that waited on {@code echoes}
+   * (null: none): still {@code own_write} only if each is an echo by now, else a {@code change} (an
+   * update not known to be an echo when its work starts).
+   */
+  public static Trigger settled(Trigger trigger, List<PendingEcho> echoes) {
+    if (echoes == null || trigger != Trigger.OWN_WRITE) {
+      return trigger;
+    }
+    for (PendingEcho echo : echoes) {
+      if (!echo.echoNow()) {
+        return Trigger.CHANGE;
+      }
+    }
+    return trigger;
   }
 
   /**
@@ -95,84 +144,36 @@ public final class PendingEcho {
   }
 
   /**
-   * {@code reconcile} ended on work added for {@code echoes}: it counts once all are told, under
-   * {@code own_write} if each is an echo, else {@code change}; now if they are told already.
+   * {@code then} gets the trigger of work that waited on {@code echoes} once all are told: {@code
+   * own_write} if each was an echo, else {@code change}; on the thread that tells the last.
    */
-  static void awaitedBy(List<PendingEcho> echoes, AwaitedReconcile reconcile) {
-    OwnWrites owner = echoes.get(0).owner;
-    synchronized (owner) {
-      for (PendingEcho echo : echoes) {
-        if (echo.settled) {
-          reconcile.told(echo.echo);
-        } else {
-          reconcile.awaits();
-          if (echo.reconciles == null) {
-            echo.reconciles = new ArrayList<>(1);
-          }
-          echo.reconciles.add(reconcile);
-        }
-      }
-      reconcile.allAwaitsKnown();
-    }
-  }
-
-  /**
-   * The trigger of work whose merged trigger is {@code trigger} and that waited on {@code echoes}
-   * (null: none): still {@code own_write} only if each is an echo by now, else a {@code change} (an
-   * update not known to be an echo when its work starts).
-   */
-  public static Trigger settled(Trigger trigger, List<PendingEcho> echoes) {
-    if (echoes == null || trigger != Trigger.OWN_WRITE) {
-      return trigger;
-    }
+  static void whenAllTold(List<PendingEcho> echoes, Consumer<Trigger> then) {
+    AllTold all = new AllTold(echoes.size(), then);
     for (PendingEcho echo : echoes) {
-      if (!echo.echoNow()) {
-        return Trigger.CHANGE;
-      }
-    }
-    return trigger;
-  }
-
-  /** Whether it is an echo, settling it now if its write was answered already; false while unsettled. */
-  boolean echoNow() {
-    return this == ECHO || owner.echoNow(this);
-  }
-
-  /** The handler call on this update ended; with {@code counting}, it counts among {@code metrics}' own-write updates once an echo. */
-  void handlerCallEnded(HandlerMetrics metrics, boolean counting) {
-    if (this == ECHO) {
-      if (counting) {
-        metrics.ownWriteUpdate();
-      }
-      return;
-    }
-    synchronized (owner) {
-      if (!counting) {
-        return;
-      }
-      if (!settled) {
-        handler = metrics;
-      } else if (echo) {
-        metrics.ownWriteUpdate();
-      }
+      echo.whenTold(all);
     }
   }
 
-  /** A plain add made during the handler call: counted under its settled trigger. */
-  void addCalled(QueueCounts counts) {
-    if (this == ECHO) {
-      counts.addCalledOutsideLock(Trigger.OWN_WRITE, false);
-      return;
+  private static final class AllTold implements Waiter {
+    private final Consumer<Trigger> then;
+    private int left;
+    private boolean noEcho;
+
+    AllTold(int left, Consumer<Trigger> then) {
+      this.left = left;
+      this.then = then;
     }
-    synchronized (owner) {
-      if (settled) {
-        counts.addCalledOutsideLock(echo ? Trigger.OWN_WRITE : Trigger.CHANGE, false);
-        return;
+
+    @Override
+    public void told(boolean echo) {
+      boolean last;
+      synchronized (this) {
+        noEcho |= !echo;
+        last = --left == 0;
       }
-      if (adds == null) {
-        adds = new ArrayList<>(2);
+      if (last) {
+        then.accept(noEcho ? Trigger.CHANGE : Trigger.OWN_WRITE);
       }
-      adds.add(counts);
     }
   }
 }

@@ -132,7 +132,7 @@ public final class QueueTracker {
     }
     if (echo != null) {
       call.decided(trigger);
-      echo.addCalled(counts); // counted under its trigger once the echo is settled
+      echo.whenTold(isEcho -> counts.addCalledOutsideLock(isEcho ? Trigger.OWN_WRITE : Trigger.CHANGE, false)); // counted once told
     } else if (kind == AddKind.PLAIN) {
       call.decided(trigger);
       counts.plainAddCalled(trigger); // a plain add runs under the queue's lock

@@ -8,7 +8,7 @@ import java.util.Locale;
  * Accept header, and whether a body was announced (never read, but it tells the server to drain
  * before closing). Anything malformed is a {@link Refusal} carrying the status to answer with.
  */
-record HttpRequestHead(String method, String path, String accept, boolean bodyAnnounced) {
+record HttpRequestHead(String method, String path, String accept, String authorization, boolean bodyAnnounced) {
 
   /** A request the server answers with an error status instead of parsing further. */
   static final class Refusal extends Exception {
@@ -77,6 +77,7 @@ record HttpRequestHead(String method, String path, String accept, boolean bodyAn
       throw new Refusal(505, "only HTTP/1.0 and HTTP/1.1 are served");
     }
     StringBuilder accept = null;
+    String authorization = null;
     boolean bodyAnnounced = false;
     for (int i = first + 1; i < lines.length && !lines[i].isEmpty(); i++) {
       String line = lines[i];
@@ -89,11 +90,16 @@ record HttpRequestHead(String method, String path, String accept, boolean bodyAn
       String value = line.substring(colon + 1).strip();
       if (name.equals("accept")) {
         accept = accept == null ? new StringBuilder(value) : accept.append(", ").append(value);
+      } else if (name.equals("authorization")) {
+        if (authorization != null) {
+          throw new Refusal(400, "more than one Authorization header");
+        }
+        authorization = value;
       } else if (name.equals("transfer-encoding") || (name.equals("content-length") && !value.equals("0"))) {
         bodyAnnounced = true;
       }
     }
-    return new HttpRequestHead(method, path(target), accept == null ? null : accept.toString(), bodyAnnounced);
+    return new HttpRequestHead(method, path(target), accept == null ? null : accept.toString(), authorization, bodyAnnounced);
   }
 
   /** The path of an origin-form ({@code /metrics?x}) or absolute-form ({@code http://h:p/metrics}) target. */

@@ -1,5 +1,7 @@
 package dev.resyncmeter.collector;
 
+import dev.resyncmeter.collector.endpoint.EndpointSecurity;
+import dev.resyncmeter.collector.endpoint.Refusal;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,15 +14,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
+import javax.net.ssl.SSLSocket;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,16 +30,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A small HTTP/1.1 server for {@code GET /metrics} on blocking sockets, of our own rather than the
  * JDK's {@code HttpServer}: that one reads request heads with no time limit unless global
  * {@code sun.net.httpserver.*} properties are set, which would change the host's own servers too.
+ * With {@link EndpointSecurity} it speaks TLS (the handshake is the first thing a connection does) and
+ * asks for basic authentication before it answers anything.
  *
- * <p>Every connection is bounded: at most {@link #MAX_CONNECTIONS} at once (beyond that, 503 and
- * close), a request head of at most {@link #MAX_HEAD_BYTES} read within {@link #HEAD_TIMEOUT_MILLIS},
- * and a whole connection closed after {@link #CONNECTION_TIMEOUT_MILLIS} whatever it is doing. Request
+ * <p>Every connection is bounded: at most {@link #MAX_CONNECTIONS} at once, a request head (TLS
+ * handshake included) of at most {@link #MAX_HEAD_BYTES} read within {@link #HEAD_TIMEOUT_MILLIS},
+ * and a whole connection closed after {@link #CONNECTION_TIMEOUT_MILLIS} whatever it is doing. When
+ * all slots are taken, a new connection takes the slot of the oldest one that has not sent a whole
+ * request yet (idle, slow, or stuck in its handshake), which is closed: holding connections open
+ * cannot keep a scrape out. Only when every slot is answering is a new one refused (503). Request
  * bodies are never read, and every response ends the connection ({@code Connection: close}). All its
  * threads are daemons, so it never keeps the host's JVM alive, and nothing it does throws into them.
  */
 public final class MetricsServer implements AutoCloseable {
 
-  static final int MAX_CONNECTIONS = 8;
+  static final int MAX_CONNECTIONS = 16;
   static final int MAX_HEAD_BYTES = 8 * 1024;
   static final int HEAD_TIMEOUT_MILLIS = 10_000;
   static final int CONNECTION_TIMEOUT_MILLIS = 60_000;
@@ -48,16 +55,30 @@ public final class MetricsServer implements AutoCloseable {
   private static final String TEXT = "text/plain; charset=utf-8";
 
   private final ServerSocket serverSocket;
-  private final Semaphore connectionSlots = new Semaphore(MAX_CONNECTIONS);
-  private final Set<Socket> openConnections = ConcurrentHashMap.newKeySet();
+  private final EndpointSecurity security;
+  /** The connections holding a slot, oldest first; guarded by itself. */
+  private final List<Connection> connections = new ArrayList<>(MAX_CONNECTIONS);
   // Made by serve: binding runs in the agent's premain, before the host's main, and does no more than bind.
   private ResyncMetrics metrics;
   private ThreadPoolExecutor handlers;
   private ScheduledThreadPoolExecutor deadlines;
   private volatile boolean closed;
 
-  private MetricsServer(ServerSocket serverSocket) {
+  private MetricsServer(ServerSocket serverSocket, EndpointSecurity security) {
     this.serverSocket = serverSocket;
+    this.security = security;
+  }
+
+  /** One accepted connection: its socket (the TLS one once made) and whether it is being answered. */
+  private static final class Connection {
+    final Socket accepted;
+    volatile Socket socket;
+    volatile boolean answering;
+
+    Connection(Socket accepted) {
+      this.accepted = accepted;
+      this.socket = accepted;
+    }
   }
 
   /**
@@ -66,7 +87,12 @@ public final class MetricsServer implements AutoCloseable {
    * @throws IOException when the address cannot be bound (port in use, unknown host)
    */
   public static MetricsServer start(String host, int port, ResyncMetrics metrics) throws IOException {
-    MetricsServer server = bind(host, port);
+    return start(host, port, metrics, EndpointSecurity.NONE);
+  }
+
+  /** Binds and starts the endpoint with TLS or basic authentication as {@code security} asks. */
+  public static MetricsServer start(String host, int port, ResyncMetrics metrics, EndpointSecurity security) throws IOException {
+    MetricsServer server = bind(host, port, security);
     server.serve(metrics);
     return server;
   }
@@ -79,6 +105,11 @@ public final class MetricsServer implements AutoCloseable {
    * @throws IOException when the address cannot be bound (port in use, unknown host)
    */
   public static MetricsServer bind(String host, int port) throws IOException {
+    return bind(host, port, EndpointSecurity.NONE);
+  }
+
+  /** {@link #bind(String, int)}, to serve as {@code security} asks. */
+  public static MetricsServer bind(String host, int port, EndpointSecurity security) throws IOException {
     ServerSocket serverSocket = new ServerSocket();
     try {
       serverSocket.bind(new InetSocketAddress(host, port), 50);
@@ -86,7 +117,7 @@ public final class MetricsServer implements AutoCloseable {
       closeQuietly(serverSocket);
       throw e instanceof IOException io ? io : new IOException(e);
     }
-    return new MetricsServer(serverSocket);
+    return new MetricsServer(serverSocket, security);
   }
 
   /** Starts answering on the bound address from {@code metrics}; later calls, or after close, do nothing. */
@@ -95,6 +126,7 @@ public final class MetricsServer implements AutoCloseable {
       return;
     }
     this.metrics = metrics;
+    metrics.endpointRefusals();
     String prefix = "resync-meter-http-" + serverSocket.getLocalPort();
     // As many handler threads as connection slots, so an accepted connection never waits for one;
     // they end after a minute without work.
@@ -118,6 +150,11 @@ public final class MetricsServer implements AutoCloseable {
     return ((InetSocketAddress) serverSocket.getLocalSocketAddress()).getHostString();
   }
 
+  /** {@code http} or {@code https}. */
+  public String scheme() {
+    return security.scheme();
+  }
+
   @Override
   public void close() {
     closed = true;
@@ -127,7 +164,9 @@ public final class MetricsServer implements AutoCloseable {
         return;
       }
     }
-    openConnections.forEach(MetricsServer::closeQuietly);
+    synchronized (connections) {
+      connections.forEach(connection -> closeQuietly(connection.socket));
+    }
     handlers.shutdownNow();
     deadlines.shutdownNow();
   }
@@ -143,54 +182,114 @@ public final class MetricsServer implements AutoCloseable {
         }
         continue;
       }
+      Connection connection = new Connection(socket);
       try {
-        if (!connectionSlots.tryAcquire()) {
-          // A fresh socket's send buffer takes this small answer without blocking.
-          respond(socket.getOutputStream(), 503, TEXT, "Too many connections; try again later\n", true, null);
+        if (!takeSlot(connection)) {
+          metrics.endpointRefused(Refusal.TOO_MANY_CONNECTIONS);
+          if (!security.tls()) {
+            // A fresh socket's send buffer takes this small answer without blocking.
+            respond(socket.getOutputStream(), 503, TEXT, "Too many connections; try again later\n", true, null);
+          }
           closeQuietly(socket);
           continue;
         }
-        openConnections.add(socket);
-        handlers.execute(() -> serve(socket));
+        handlers.execute(() -> serve(connection));
       } catch (Throwable t) {
-        release(socket);
+        release(connection);
       }
     }
   }
 
-  private void serve(Socket socket) {
+  /**
+   * A slot for {@code connection}: a free one, or else that of the oldest connection that has not sent
+   * a whole request, which is closed. False when every slot is answering a request.
+   */
+  private boolean takeSlot(Connection connection) {
+    Connection idle = null;
+    synchronized (connections) {
+      if (connections.size() >= MAX_CONNECTIONS) {
+        for (Connection held : connections) {
+          if (!held.answering) {
+            idle = held;
+            break;
+          }
+        }
+        if (idle == null) {
+          return false;
+        }
+        connections.remove(idle);
+      }
+      connections.add(connection);
+    }
+    if (idle != null) {
+      metrics.endpointRefused(Refusal.IDLE_CLOSED);
+      closeQuietly(idle.socket);
+      closeQuietly(idle.accepted);
+    }
+    return true;
+  }
+
+  private void serve(Connection connection) {
     Future<?> deadline = null;
     try {
-      deadline = deadlines.schedule(() -> closeQuietly(socket), CONNECTION_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-      exchange(socket);
+      deadline = deadlines.schedule(() -> closeQuietly(connection.socket), CONNECTION_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+      long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_TIMEOUT_MILLIS);
+      if (security.tls() && !handshake(connection, headDeadline)) {
+        return;
+      }
+      exchange(connection, headDeadline);
     } catch (Throwable t) {
       // The client went away, timed out or sent something we refused: that connection only ends.
     } finally {
       if (deadline != null) {
         deadline.cancel(false);
       }
-      release(socket);
+      release(connection);
     }
   }
 
-  private void release(Socket socket) {
-    if (openConnections.remove(socket)) {
-      connectionSlots.release();
+  /** The TLS handshake, within the head's time; false (and counted) when it fails. */
+  private boolean handshake(Connection connection, long headDeadline) throws IOException {
+    SSLSocket tls = (SSLSocket) security.accepted(connection.accepted);
+    connection.socket = tls;
+    try {
+      tls.setSoTimeout(remainingMillis(headDeadline));
+      tls.startHandshake();
+      return true;
+    } catch (IOException e) {
+      if (stillHeld(connection)) {
+        metrics.endpointRefused(Refusal.TLS_HANDSHAKE);
+      }
+      return false;
     }
-    closeQuietly(socket);
+  }
+
+  private boolean stillHeld(Connection connection) {
+    synchronized (connections) {
+      return connections.contains(connection);
+    }
+  }
+
+  private void release(Connection connection) {
+    synchronized (connections) {
+      connections.remove(connection);
+    }
+    closeQuietly(connection.socket);
+    closeQuietly(connection.accepted);
   }
 
   /** Reads one request head, answers it, and drains what the client may still be sending. */
-  private void exchange(Socket socket) throws IOException {
+  private void exchange(Connection connection, long headDeadline) throws IOException {
+    Socket socket = connection.socket;
     InputStream in = socket.getInputStream();
     OutputStream out = socket.getOutputStream();
     byte[] bytes = new byte[MAX_HEAD_BYTES];
     int length = 0;
     int end = -1;
-    long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_TIMEOUT_MILLIS);
     while (end < 0) {
       if (length == bytes.length) {
         boolean longRequestLine = !HttpRequestHead.hasLineEnd(bytes, length);
+        metrics.endpointRefused(Refusal.BAD_REQUEST);
         refuse(socket, longRequestLine ? 414 : 431, longRequestLine ? "Request line too long\n" : "Request header too large\n");
         return;
       }
@@ -200,12 +299,14 @@ public final class MetricsServer implements AutoCloseable {
         read = in.read(bytes, length, bytes.length - length);
       } catch (SocketTimeoutException e) {
         if (length > 0) {
+          metrics.endpointRefused(Refusal.BAD_REQUEST);
           refuse(socket, 408, "Request timeout\n");
         }
         return;
       }
       if (read < 0) {
         if (length > 0) {
+          metrics.endpointRefused(Refusal.BAD_REQUEST);
           respond(out, 400, TEXT, "Incomplete request\n", true, null);
         }
         return;
@@ -217,15 +318,27 @@ public final class MetricsServer implements AutoCloseable {
     try {
       request = HttpRequestHead.parse(bytes, end);
     } catch (HttpRequestHead.Refusal refusal) {
+      metrics.endpointRefused(Refusal.BAD_REQUEST);
       refuse(socket, refusal.status, refusal.getMessage() + "\n");
       return;
     }
+    Refusal unauthorized = security.refusal(request.authorization());
+    if (unauthorized != null) {
+      // Before anything else, whatever the path: without credentials the endpoint says nothing.
+      metrics.endpointRefused(unauthorized);
+      respond(out, 401, TEXT, "Unauthorized\n", true, "WWW-Authenticate: Basic realm=\"resync-meter\", charset=\"UTF-8\"");
+      if (request.bodyAnnounced() || length > end) {
+        drain(socket);
+      }
+      return;
+    }
+    connection.answering = true;
     boolean head = request.method().equals("HEAD");
     boolean withBody = !head;
     if (!request.path().equals("/metrics")) {
       respond(out, 404, TEXT, "Not found: only /metrics is served\n", withBody, null);
     } else if (!request.method().equals("GET") && !head) {
-      respond(out, 405, TEXT, "Method not allowed\n", true, "GET, HEAD");
+      respond(out, 405, TEXT, "Method not allowed\n", true, "Allow: GET, HEAD");
     } else {
       ResyncMetrics.Scrape scrape;
       try {
@@ -236,6 +349,7 @@ public final class MetricsServer implements AutoCloseable {
       }
       respond(out, 200, scrape.contentType(), scrape.body(), withBody, null);
     }
+    connection.answering = false;
     if (request.bodyAnnounced() || length > end) {
       drain(socket);
     }
@@ -275,7 +389,7 @@ public final class MetricsServer implements AutoCloseable {
   }
 
   private static void respond(
-      OutputStream out, int status, String contentType, String body, boolean withBody, String allow)
+      OutputStream out, int status, String contentType, String body, boolean withBody, String extraHeader)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(160);
@@ -283,8 +397,8 @@ public final class MetricsServer implements AutoCloseable {
     head.append("Date: ").append(HttpDate.FORMAT.format(ZonedDateTime.now(ZoneOffset.UTC))).append("\r\n");
     head.append("Content-Type: ").append(contentType).append("\r\n");
     head.append("Content-Length: ").append(bytes.length).append("\r\n");
-    if (allow != null) {
-      head.append("Allow: ").append(allow).append("\r\n");
+    if (extraHeader != null) {
+      head.append(extraHeader).append("\r\n");
     }
     head.append("Connection: close\r\n\r\n");
     byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
@@ -312,6 +426,7 @@ public final class MetricsServer implements AutoCloseable {
     return switch (status) {
       case 200 -> "OK";
       case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
       case 404 -> "Not Found";
       case 405 -> "Method Not Allowed";
       case 408 -> "Request Timeout";

@@ -1,5 +1,6 @@
 package dev.resyncmeter.collector;
 
+import dev.resyncmeter.collector.endpoint.Refusal;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.Map;
@@ -23,6 +24,7 @@ public final class ResyncMetrics {
   private final Map<String, InformerMetrics> informers = new ConcurrentHashMap<>();
   private final Map<HandlerKey, HandlerMetrics> handlers = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+  private final LongAdder[] refusals = new LongAdder[Refusal.values().length];
   private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
   private final Map<String, ControllerMetrics> controllers = new ConcurrentHashMap<>();
   private final CappedLabel kinds;
@@ -149,6 +151,34 @@ public final class ResyncMetrics {
         DeferredMeter.counter(
             "resync.meter.errors", "Faults the agent caught in itself, by component; the host was not affected.", count, LabelNames.COMPONENT, component));
     return count;
+  }
+
+  /**
+   * Publishes {@code resync_meter_endpoint_refusals_total{reason}}, every reason at 0 from the start
+   * so that a rate over it exists before the first refusal. Called when the endpoint starts serving.
+   */
+  public synchronized void endpointRefusals() {
+    for (Refusal refusal : Refusal.values()) {
+      if (refusals[refusal.ordinal()] == null) {
+        LongAdder count = new LongAdder();
+        registry.register(
+            DeferredMeter.counter(
+                "resync.meter.endpoint.refusals",
+                "Connections and requests the metrics endpoint refused, by reason; refusals are counted here, never logged.",
+                count,
+                "reason",
+                refusal.reason()));
+        refusals[refusal.ordinal()] = count;
+      }
+    }
+  }
+
+  /** Counts a refusal of the endpoint's (nothing before {@link #endpointRefusals}). */
+  public void endpointRefused(Refusal refusal) {
+    LongAdder count = refusals[refusal.ordinal()];
+    if (count != null) {
+      count.increment();
+    }
   }
 
   /**

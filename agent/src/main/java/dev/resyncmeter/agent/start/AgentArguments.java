@@ -18,11 +18,18 @@ public final class AgentArguments {
 
   public static final String DEFAULT_HOST = "0.0.0.0";
   public static final int DEFAULT_PORT = 9464;
-  static final List<String> KEYS = List.of("host", "port", "disable");
+  static final List<String> KEYS = List.of("host", "port", "disable", "tls-cert", "tls-key", "tls-client-ca", "basic-auth-user", "basic-auth-password-file");
+  /** Asked for by name, and refused: a password on a command line is read by anyone who lists processes. */
+  private static final String PASSWORD_ON_THE_COMMAND_LINE = "basic-auth-password";
 
   private String host = DEFAULT_HOST;
   private int port = DEFAULT_PORT;
   private Set<String> disabled = Set.of();
+  private String tlsCertificate;
+  private String tlsKey;
+  private String tlsClientCa;
+  private String basicAuthUser;
+  private String basicAuthPasswordFile;
   /** What was wrong with a bad piece, and what the agent does instead. */
   private record Problem(String whatWasWrong, String whatInstead) {}
 
@@ -33,7 +40,7 @@ public final class AgentArguments {
   public static AgentArguments parse(String agentArgs, Map<String, String> environment) {
     AgentArguments result = new AgentArguments();
     for (String key : KEYS) {
-      String variable = "RESYNC_METER_" + key.toUpperCase(Locale.ROOT);
+      String variable = "RESYNC_METER_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
       String value = environment.get(variable);
       if (value != null) {
         result.set(key, value, "environment variable " + variable);
@@ -62,6 +69,12 @@ public final class AgentArguments {
       }
       String key = trimmed.substring(0, eq).trim().toLowerCase(Locale.ROOT);
       String value = trimmed.substring(eq + 1).trim();
+      if (key.equals(PASSWORD_ON_THE_COMMAND_LINE)) {
+        problem(
+            "agent argument " + PASSWORD_ON_THE_COMMAND_LINE + " is not taken: a password on a command line is read by anyone who can list processes; put it in a file and give basic-auth-password-file",
+            "ignored");
+        continue;
+      }
       if (!KEYS.contains(key)) {
         problem("unknown agent argument '" + printable(trimmed.substring(0, eq).trim()) + "' (known: " + String.join(", ", KEYS) + ")", "ignored");
         continue;
@@ -88,6 +101,11 @@ public final class AgentArguments {
         }
       }
       case "disable" -> disabled = partNames(value, source);
+      case "tls-cert" -> tlsCertificate = path(value, source);
+      case "tls-key" -> tlsKey = path(value, source);
+      case "tls-client-ca" -> tlsClientCa = path(value, source);
+      case "basic-auth-user" -> basicAuthUser = value.isEmpty() ? null : value;
+      case "basic-auth-password-file" -> basicAuthPasswordFile = path(value, source);
       default -> throw new IllegalStateException("unhandled key " + key);
     }
   }
@@ -111,6 +129,17 @@ public final class AgentArguments {
       }
     }
     return Set.copyOf(names);
+  }
+
+  /** A file's path, or null for an empty value (which overrides its variable). */
+  private String path(String value, String source) {
+    for (int i = 0; i < value.length(); i++) {
+      if (value.charAt(i) < 0x20) {
+        problem("bad value for " + source + " '" + printable(value) + "': expected a file's path", "not set");
+        return null;
+      }
+    }
+    return value.isEmpty() ? null : value;
   }
 
   private static Integer parsePort(String value) {
@@ -167,6 +196,31 @@ public final class AgentArguments {
 
   public int port() {
     return port;
+  }
+
+  /** {@code tls-cert}: the endpoint's certificate chain (PEM), or null for plain HTTP. */
+  public String tlsCertificate() {
+    return tlsCertificate;
+  }
+
+  /** {@code tls-key}: the certificate's private key (PEM). */
+  public String tlsKey() {
+    return tlsKey;
+  }
+
+  /** {@code tls-client-ca}: the CA whose certificates clients must present, or null. */
+  public String tlsClientCa() {
+    return tlsClientCa;
+  }
+
+  /** {@code basic-auth-user}, or null when anyone may scrape. */
+  public String basicAuthUser() {
+    return basicAuthUser;
+  }
+
+  /** {@code basic-auth-password-file}: the file that holds the password. */
+  public String basicAuthPasswordFile() {
+    return basicAuthPasswordFile;
   }
 
   /** The component names of the parts not to weave ({@code clientjava-workqueue}). */

@@ -8,14 +8,18 @@ import dev.resyncmeter.agent.runtime.LateStart;
 import dev.resyncmeter.agent.weaving.StartGate;
 import dev.resyncmeter.agent.weaving.Weaving;
 import dev.resyncmeter.collector.MetricsServer;
+import dev.resyncmeter.collector.endpoint.EndpointSecurity;
+import dev.resyncmeter.collector.endpoint.SetupException;
 import dev.resyncmeter.collector.ResyncMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.dynamic.loading.ClassInjector;
 
@@ -111,7 +115,7 @@ public final class ResyncMeterAgent {
         weave(gate, instrumentation, server, true, woven);
       }
       handedOver = true;
-      String endpoint = server == null ? "no endpoint" : "http://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
+      String endpoint = server == null ? "no endpoint" : server.scheme() + "://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
       System.setProperty(ENDPOINT_PROPERTY, server == null ? endpoint + ": " + noEndpoint : SERVING + endpoint);
       String serving = SERVING + endpoint;
       AgentLog.info("resync-meter {} {}; {}", version(), serving, StartLine.parts(woven, ClassLoader.getSystemClassLoader()));
@@ -198,8 +202,8 @@ public final class ResyncMeterAgent {
    * {@code accept} would otherwise hold up every exit of the JVM by 300 ms (HotSpot waits that long
    * for threads in native code).
    */
-  private static MetricsServer bind(AgentArguments arguments) throws IOException {
-    MetricsServer server = MetricsServer.bind(arguments.host(), arguments.port());
+  private static MetricsServer bind(AgentArguments arguments) throws IOException, SetupException {
+    MetricsServer server = MetricsServer.bind(arguments.host(), arguments.port(), security(arguments));
     try {
       Thread closer = new Thread(null, new CloseOnExit(server), "resync-meter-shutdown", 0, false);
       closer.setContextClassLoader(null);
@@ -208,6 +212,36 @@ public final class ResyncMeterAgent {
       // the JVM is exiting already: nothing to hold up
     }
     return server;
+  }
+
+  /**
+   * What the endpoint asks of clients. Asked for TLS or basic authentication and unable to set it up,
+   * the agent serves nothing rather than serve without it (fail closed).
+   */
+  private static EndpointSecurity security(AgentArguments arguments) throws SetupException {
+    if (arguments.tlsCertificate() == null && arguments.tlsKey() == null && arguments.tlsClientCa() == null
+        && arguments.basicAuthUser() == null && arguments.basicAuthPasswordFile() == null) {
+      return EndpointSecurity.NONE; // the common case loads none of the TLS classes
+    }
+    return EndpointSecurity.load(
+        path(arguments.tlsCertificate()),
+        path(arguments.tlsKey()),
+        path(arguments.tlsClientCa()),
+        arguments.basicAuthUser(),
+        path(arguments.basicAuthPasswordFile()),
+        new RotationWarnings());
+  }
+
+  private static Path path(String value) {
+    return value == null ? null : Path.of(value);
+  }
+
+  /** A rotated file that cannot be used: one WARN line, written by the log thread. */
+  private static final class RotationWarnings implements Consumer<String> {
+    @Override
+    public void accept(String warning) {
+      AgentLog.warn("{}", warning);
+    }
   }
 
   // Classes rather than lambdas for the two threads: a first lambda costs the host's start the
@@ -246,6 +280,9 @@ public final class ResyncMeterAgent {
 
   /** Why the endpoint could not be bound, in words: the exception's class says nothing to a user. */
   static String whyNotBound(Exception e) {
+    if (e instanceof SetupException) {
+      return e.getMessage();
+    }
     Throwable cause = e.getCause() != null ? e.getCause() : e;
     String message = cause.getMessage() == null ? "" : cause.getMessage();
     if (message.contains("already in use")) {

@@ -1,5 +1,7 @@
 package dev.resyncmeter.report;
 
+import static dev.resyncmeter.report.Scrapes.INFO;
+import static dev.resyncmeter.report.Scrapes.linesWhere;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -21,8 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * count in a line can be checked by hand.
  */
 class FailOnTest {
-
-  static final String INFO = EffectsTest.INFO;
 
   /** A handler that enqueues every no-op update, as a handler without a ResourceVersion check does. */
   static final String NAIVE_HANDLER =
@@ -223,13 +223,13 @@ class FailOnTest {
   /** Echoes whose effect is not counted may be loop steps: the gate cannot pass them; no controller at all, neither. */
   @Test
   void ownWriteLoopsCannotBeCheckedWithoutTheEchoesEffectsOrWithoutControllers() throws IOException {
-    String notMeasured = file("not-measured.prom", INFO + EchoesTest.linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect_total")));
+    String notMeasured = file("not-measured.prom", INFO + linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect_total")));
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", notMeasured);
     assertFails(
         run,
         "resync-meter report: fail: cannot check own-write-loops for controller cm-settle: what its 6 reconciles on its own writes changed"
             + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
-    String partly = file("partly.prom", INFO + EchoesTest.linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect=\"none\"")));
+    String partly = file("partly.prom", INFO + linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect=\"none\"")));
     assertThat(ReportCommandTest.run("--fail-on", "own-write-loops", partly).err())
         .isEqualTo(
             "resync-meter report: fail: cannot check own-write-loops for controller cm-settle: what 2 of its 6 reconciles on its own writes changed"

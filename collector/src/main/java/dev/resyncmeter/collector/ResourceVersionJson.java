@@ -21,14 +21,7 @@ public final class ResourceVersionJson {
 
   /** The version in the first {@code length} bytes of {@code json}, or null. */
   public static String of(byte[] json, int length) {
-    if (json == null) {
-      return null;
-    }
-    try {
-      return new ResourceVersionJson(json, Math.min(length, json.length)).topLevel();
-    } catch (Malformed e) {
-      return null;
-    }
+    return read(json, length, ResourceVersionJson::topLevel);
   }
 
   public static String of(byte[] json) {
@@ -44,11 +37,24 @@ public final class ResourceVersionJson {
    * its top-level {@code metadata}; null when it has no metadata or cannot be read to its end.
    */
   public static WrittenObject objectOf(byte[] json, int length) {
+    return read(json, length, ResourceVersionJson::metadata);
+  }
+
+  /** What one read of the object in {@code json} finds from its start. */
+  private interface Reading<T> {
+    T from(ResourceVersionJson json) throws Malformed;
+  }
+
+  /**
+   * {@code reading} over the first {@code length} bytes of {@code json}; null when there is no JSON or
+   * it cannot be read that far.
+   */
+  private static <T> T read(byte[] json, int length, Reading<T> reading) {
     if (json == null) {
       return null;
     }
     try {
-      return new ResourceVersionJson(json, Math.min(length, json.length)).metadata();
+      return reading.from(new ResourceVersionJson(json, Math.min(length, json.length)));
     } catch (Malformed e) {
       return null;
     }

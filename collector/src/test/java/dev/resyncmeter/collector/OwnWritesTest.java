@@ -17,6 +17,12 @@ class OwnWritesTest {
 
   private static final String KEY_A = object("a", null).key();
 
+  /** A write of object a is sent, and an update of a to version 11 comes before its answer: it waits for it. */
+  private PendingEcho updateWhileAWriteIsInFlight() {
+    writes.writeSent(KEY_A);
+    return writes.check(object("a", "11"));
+  }
+
   @Test
   void anUpdateToTheVersionAWriteWasAnsweredWithIsAnEcho() {
     assertThat(writes.anyWrite()).as("before any write, nothing is looked up").isFalse();
@@ -42,8 +48,7 @@ class OwnWritesTest {
 
   @Test
   void anEventBeforeItsAnswerIsPendingAndTheAnswerSettlesItAsAnEcho() {
-    writes.writeSent(KEY_A);
-    PendingEcho pending = writes.check(object("a", "11"));
+    PendingEcho pending = updateWhileAWriteIsInFlight();
     assertThat(pending).isNotNull().isNotSameAs(PendingEcho.ECHO);
     assertThat(pending.settled()).isFalse();
 
@@ -56,8 +61,7 @@ class OwnWritesTest {
 
   @Test
   void anEventBeforeAnAnswerWithAnotherVersionIsNoEcho() {
-    writes.writeSent(KEY_A);
-    PendingEcho pending = writes.check(object("a", "11"));
+    PendingEcho pending = updateWhileAWriteIsInFlight();
 
     writes.writeAnswered(KEY_A, object("a", "12"));
 
@@ -67,8 +71,7 @@ class OwnWritesTest {
 
   @Test
   void aFailedWriteSettlesWhatWaitedOnItAsNoEcho() {
-    writes.writeSent(KEY_A);
-    PendingEcho pending = writes.check(object("a", "11"));
+    PendingEcho pending = updateWhileAWriteIsInFlight();
     writes.writeAnswered(KEY_A, null);
     assertThat(pending.settled()).isTrue();
     assertThat(pending.echo()).isFalse();
@@ -90,8 +93,7 @@ class OwnWritesTest {
 
   @Test
   void anUpdateWaitingOnAWriteLostLongAgoIsToldNoEchoAtTheNextWrite() {
-    writes.writeSent(KEY_A);
-    PendingEcho pending = writes.check(object("a", "11"));
+    PendingEcho pending = updateWhileAWriteIsInFlight();
     now += OwnWrites.IN_FLIGHT_LIMIT_NANOS + 1;
     writes.writeSent("ns/other");
     assertThat(pending.settled()).isTrue();
@@ -100,8 +102,7 @@ class OwnWritesTest {
 
   @Test
   void anUpdateWaitingOnALostWriteIsToldNoEchoWhenSettlingLostWritesEvenWithNoWriteAfter() {
-    writes.writeSent(KEY_A);
-    PendingEcho pending = writes.check(object("a", "11"));
+    PendingEcho pending = updateWhileAWriteIsInFlight();
     writes.settleLost();
     assertThat(pending.settled()).as("within its limit it still waits").isFalse();
     now += OwnWrites.IN_FLIGHT_LIMIT_NANOS + 1;
@@ -131,8 +132,7 @@ class OwnWritesTest {
 
   @Test
   void anUnsettledEchoAskedForItsTriggerNowIsAChangeUntilItsAnswerComes() {
-    writes.writeSent(KEY_A);
-    PendingEcho pending = writes.check(object("a", "11"));
+    PendingEcho pending = updateWhileAWriteIsInFlight();
     java.util.List<PendingEcho> echoes = java.util.List.of(pending);
 
     assertThat(PendingEcho.settled(Trigger.OWN_WRITE, echoes)).isEqualTo(Trigger.CHANGE);

@@ -1,13 +1,15 @@
 package dev.resyncmeter.report;
 
+import static dev.resyncmeter.report.Scrapes.INFO;
+import static dev.resyncmeter.report.Scrapes.controller;
+import static dev.resyncmeter.report.Scrapes.linesWhere;
+import static dev.resyncmeter.report.Scrapes.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * out here, so every number asserted can be checked by hand.
  */
 class EchoesTest {
-
-  static final String INFO = EffectsTest.INFO;
 
   /**
    * {@code cm-settle}: 6 changes, each written once (a new resourceVersion), so 6 echoes (one failed),
@@ -242,22 +242,5 @@ class EchoesTest {
     assertThat(run.exit()).isZero();
     assertThat(run.out()).isEqualTo(TableFormat.render(report(null, SETTLES + LOOPS + QUIET), file.toString()));
     assertThat(run.out().lines()).as("at most 100 columns").allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(100));
-  }
-
-  static ResyncReport report(String earlier, String later) {
-    try {
-      Scrape first = earlier == null ? null : Scrape.parse(INFO + earlier, "earlier.prom");
-      return ResyncReport.of(first, Scrape.parse(INFO + later, "later.prom"), earlier == null ? null : 12.0);
-    } catch (ReportException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  static String linesWhere(String scrape, Predicate<String> keep) {
-    return scrape.lines().filter(keep).map(line -> line + "\n").collect(Collectors.joining());
-  }
-
-  static ResyncReport.Controller controller(ResyncReport report, String name) {
-    return report.controllers().stream().filter(c -> c.controller().equals(name)).findFirst().orElseThrow();
   }
 }

@@ -1,5 +1,9 @@
 package dev.resyncmeter.report;
 
+import static dev.resyncmeter.report.Scrapes.INFO;
+import static dev.resyncmeter.report.Scrapes.controller;
+import static dev.resyncmeter.report.Scrapes.linesWhere;
+import static dev.resyncmeter.report.Scrapes.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -7,8 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Each scrape is written out here, so every number asserted can be checked by hand.
  */
 class EffectsTest {
-
-  static final String INFO = "resync_meter_info{client=\"client-java\",client_version=\"27.0.0\",version=\"0.1.0-SNAPSHOT\"} 1\n";
 
   /**
    * A client-java controller whose 12 reconciles on no-op triggers (10 resync, 2 relist) sent 18
@@ -364,23 +364,5 @@ class EffectsTest {
     Path noEffect = Files.writeString(dir.resolve("b.prom"), INFO + "controller_reconcile_effect_total{controller=\"cm\",trigger=\"change\"} 1\n");
     assertThat(ReportCommandTest.run(noEffect.toString()).err())
         .isEqualTo("resync-meter report: " + noEffect + " line 2: controller_reconcile_effect_total has no effect label\n");
-  }
-
-  private static ResyncReport report(String earlier, String later) {
-    try {
-      Scrape first = earlier == null ? null : Scrape.parse(INFO + earlier, "earlier.prom");
-      return ResyncReport.of(first, Scrape.parse(INFO + later, "later.prom"), earlier == null ? null : 12.0);
-    } catch (ReportException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  /** The lines of {@code scrape} that {@code keep} accepts: a scrape with some series left out. */
-  private static String linesWhere(String scrape, Predicate<String> keep) {
-    return scrape.lines().filter(keep).map(line -> line + "\n").collect(Collectors.joining());
-  }
-
-  private static ResyncReport.Controller controller(ResyncReport report, String name) {
-    return report.controllers().stream().filter(c -> c.controller().equals(name)).findFirst().orElseThrow();
   }
 }

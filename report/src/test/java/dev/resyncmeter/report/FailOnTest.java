@@ -1,5 +1,7 @@
 package dev.resyncmeter.report;
 
+import static dev.resyncmeter.report.Scrapes.INFO;
+import static dev.resyncmeter.report.Scrapes.linesWhere;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -21,8 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * count in a line can be checked by hand.
  */
 class FailOnTest {
-
-  static final String INFO = EffectsTest.INFO;
 
   /** A handler that enqueues every no-op update, as a handler without a ResourceVersion check does. */
   static final String NAIVE_HANDLER =
@@ -53,8 +53,7 @@ class FailOnTest {
   void aHandlerThatEnqueuesNoOpUpdatesFailsAfterTheReportAndAFilteringOnePasses() throws IOException {
     String naive = file("naive.prom", INFO + NAIVE_HANDLER);
     ReportCommandTest.Run failed = ReportCommandTest.run("--fail-on", "enqueues-noops", naive);
-    assertThat(failed.exit()).isEqualTo(1);
-    assertThat(failed.err()).isEqualTo("resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (23 of 23)\n");
+    assertFails(failed, "resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (23 of 23)\n");
     assertThat(failed.out()).isEqualTo(ReportCommandTest.run(naive).out()).contains("enqueues every no-op update");
 
     String filtering = file("filtering.prom", INFO + FILTERING_HANDLER);
@@ -65,8 +64,7 @@ class FailOnTest {
 
     // side by side, only the naive one is named
     ReportCommandTest.Run both = ReportCommandTest.run("--fail-on", "enqueues-noops", file("both.prom", INFO + NAIVE_HANDLER + FILTERING_HANDLER));
-    assertThat(both.exit()).isEqualTo(1);
-    assertThat(both.err()).isEqualTo("resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (23 of 23)\n");
+    assertFails(both, "resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (23 of 23)\n");
   }
 
   /** The condition is the table's verdict enqueues_noops: one no-op update enqueued in the window is enough. */
@@ -79,8 +77,7 @@ class FailOnTest {
         informer_noop_updates_total{cause="watch",handler="mostly-filtering",kind="Secret",outcome="enqueued"} 1
         """;
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "enqueues-noops", file("some.prom", some));
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err()).isEqualTo("resync-meter report: fail: handler Secret mostly-filtering enqueues no-op updates (1 of 23)\n");
+    assertFails(run, "resync-meter report: fail: handler Secret mostly-filtering enqueues no-op updates (1 of 23)\n");
 
     // the same counts in both scrapes: nothing enqueued in the window between them
     String earlier = file("earlier.prom", INFO + NAIVE_HANDLER);
@@ -89,21 +86,19 @@ class FailOnTest {
     assertThat(quiet.exit()).isZero();
     ReportCommandTest.Run busy =
         ReportCommandTest.run("--fail-on", "enqueues-noops", "--window", "10s", earlier, file("later.prom", INFO + NAIVE_HANDLER.replace("} 20\n", "} 22\n")));
-    assertThat(busy.exit()).isEqualTo(1);
-    assertThat(busy.err()).isEqualTo("resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (2 of 2)\n");
+    assertFails(busy, "resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (2 of 2)\n");
   }
 
   /** fabric8 handlers with their own queue: whether they enqueue is not seen, so the gate cannot pass them. */
   @Test
   void aHandlerWhoseQueueIsNotSeenCannotBeChecked() {
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "enqueues-noops", ReportCommandTest.scrape("fabric8.prom"));
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err())
-        .isEqualTo(
-            """
-            resync-meter report: fail: cannot check enqueues-noops for handler ConfigMap Fabric8Sample$EveryUpdateHandler: it hands its 8 no-op updates to no queue the agent sees
-            resync-meter report: fail: cannot check enqueues-noops for handler ConfigMap Fabric8Sample$VersionCheckingHandler: it hands its 8 no-op updates to no queue the agent sees
-            """);
+    assertFails(
+        run,
+        """
+        resync-meter report: fail: cannot check enqueues-noops for handler ConfigMap Fabric8Sample$EveryUpdateHandler: it hands its 8 no-op updates to no queue the agent sees
+        resync-meter report: fail: cannot check enqueues-noops for handler ConfigMap Fabric8Sample$VersionCheckingHandler: it hands its 8 no-op updates to no queue the agent sees
+        """);
   }
 
   @Test
@@ -113,8 +108,7 @@ class FailOnTest {
     assertPasses(ReportCommandTest.run("--fail-on", "noop-share>80", scrape));
     assertPasses(ReportCommandTest.run("--fail-on", "noop-share>80.5", scrape));
     ReportCommandTest.Run above = ReportCommandTest.run("--fail-on", "noop-share>79.5", scrape);
-    assertThat(above.exit()).isEqualTo(1);
-    assertThat(above.err()).isEqualTo("resync-meter report: fail: controller cm reconciled on no-op triggers 16 of 20 times (80%), above 79.5%\n");
+    assertFails(above, "resync-meter report: fail: controller cm reconciled on no-op triggers 16 of 20 times (80%), above 79.5%\n");
     ReportCommandTest.Run withPercentSign = ReportCommandTest.run("--fail-on", "noop-share>50%", scrape);
     assertThat(withPercentSign.err()).isEqualTo("resync-meter report: fail: controller cm reconciled on no-op triggers 16 of 20 times (80%), above 50%\n");
     assertThat(above.out()).isEqualTo(ReportCommandTest.run(scrape).out());
@@ -140,8 +134,7 @@ class FailOnTest {
   void noopWasteCountsTheNoOpTriggeredReconcilesThatChangedNothingAgainstAllReconciles() throws IOException {
     String allWaste = file("all-waste.prom", INFO + EffectsTest.ALL_WASTE);
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "noop-waste>70", allWaste);
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err()).isEqualTo("resync-meter report: fail: controller cm reconciled on no-op triggers and changed nothing 12 of 17 times (71%), above 70%\n");
+    assertFails(run, "resync-meter report: fail: controller cm reconciled on no-op triggers and changed nothing 12 of 17 times (71%), above 70%\n");
     assertPasses(ReportCommandTest.run("--fail-on", "noop-waste>71", allWaste));
   }
 
@@ -150,8 +143,7 @@ class FailOnTest {
   void noOpTriggeredReconcilesThatRepairedStateAreNotWaste() throws IOException {
     String someRepairs = file("some-repairs.prom", INFO + EffectsTest.RECONCILES + EffectsTest.SOME_REPAIRS);
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "noop-waste>50", someRepairs);
-    assertThat(run.err()).isEqualTo("resync-meter report: fail: controller cm reconciled on no-op triggers and changed nothing 9 of 17 times (53%), above 50%\n");
-    assertThat(run.exit()).isEqualTo(1);
+    assertFails(run, "resync-meter report: fail: controller cm reconciled on no-op triggers and changed nothing 9 of 17 times (53%), above 50%\n");
     // the no-op share is 12 of 17 (71%): above 60, while the waste is not
     assertPasses(ReportCommandTest.run("--fail-on", "noop-waste>60", someRepairs));
     assertThat(ReportCommandTest.run("--fail-on", "noop-share>60", someRepairs).exit()).isEqualTo(1);
@@ -163,11 +155,10 @@ class FailOnTest {
     String notMeasured = file("not-measured.prom", INFO + EffectsTest.RECONCILES + EffectsTest.API_REQUESTS);
     for (String threshold : List.of("0", "50", "100")) {
       ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "noop-waste>" + threshold, notMeasured);
-      assertThat(run.exit()).isEqualTo(1);
-      assertThat(run.err())
-          .isEqualTo(
-              "resync-meter report: fail: cannot check noop-waste>" + threshold + " for controller cm: what its 12 reconciles on no-op triggers changed"
-                  + " is not measured, the scrape has no controller_reconcile_effect_total for them (an older agent)\n");
+      assertFails(
+          run,
+          "resync-meter report: fail: cannot check noop-waste>" + threshold + " for controller cm: what its 12 reconciles on no-op triggers changed"
+              + " is not measured, the scrape has no controller_reconcile_effect_total for them (an older agent)\n");
       assertThat(run.out()).isEqualTo(ReportCommandTest.run(notMeasured).out());
     }
     // a controller without reconciles on no-op triggers wastes none, effects or not
@@ -188,11 +179,10 @@ class FailOnTest {
     assertThat(ReportCommandTest.run("--fail-on", "noop-waste>50", partly).err())
         .isEqualTo("resync-meter report: fail: controller cm reconciled on no-op triggers and changed nothing 10 of 17 times (59%), above 50%\n");
     ReportCommandTest.Run unknown = ReportCommandTest.run("--fail-on", "noop-waste>60", partly);
-    assertThat(unknown.exit()).isEqualTo(1);
-    assertThat(unknown.err())
-        .isEqualTo(
-            "resync-meter report: fail: cannot check noop-waste>60 for controller cm: what 2 of its 12 reconciles on no-op triggers changed"
-                + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
+    assertFails(
+        unknown,
+        "resync-meter report: fail: cannot check noop-waste>60 for controller cm: what 2 of its 12 reconciles on no-op triggers changed"
+            + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
   }
 
   /** A loop step is a reconcile on the controller's own write that changed something again: one is enough to fail, naming the controller. */
@@ -200,9 +190,7 @@ class FailOnTest {
   void ownWriteLoopsFailsOnAControllerWithLoopStepsAndPassesOneThatSettles() throws IOException {
     String both = file("echoes.prom", INFO + EchoesTest.SETTLES + EchoesTest.LOOPS + EchoesTest.QUIET);
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", both);
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err())
-        .isEqualTo("resync-meter report: fail: controller cm-loop loops on its own writes: 38 of its 40 reconciles on its own writes changed something again\n");
+    assertFails(run, "resync-meter report: fail: controller cm-loop loops on its own writes: 38 of its 40 reconciles on its own writes changed something again\n");
     assertThat(run.out()).isEqualTo(ReportCommandTest.run(both).out());
 
     // echoes that changed nothing, and a controller without echoes, pass
@@ -229,42 +217,37 @@ class FailOnTest {
     String again = file("again.prom", INFO + EchoesTest.LOOPS.replace("result=\"success\",trigger=\"own_write\"} 40", "result=\"success\",trigger=\"own_write\"} 41")
         .replace("effect=\"changed\",trigger=\"own_write\"} 38", "effect=\"changed\",trigger=\"own_write\"} 39"));
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", "--window", "10s", earlier, again);
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err())
-        .isEqualTo("resync-meter report: fail: controller cm-loop loops on its own writes: 1 of its 1 reconciles on its own writes changed something again\n");
+    assertFails(run, "resync-meter report: fail: controller cm-loop loops on its own writes: 1 of its 1 reconciles on its own writes changed something again\n");
   }
 
   /** Echoes whose effect is not counted may be loop steps: the gate cannot pass them; no controller at all, neither. */
   @Test
   void ownWriteLoopsCannotBeCheckedWithoutTheEchoesEffectsOrWithoutControllers() throws IOException {
-    String notMeasured = file("not-measured.prom", INFO + EchoesTest.linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect_total")));
+    String notMeasured = file("not-measured.prom", INFO + linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect_total")));
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", notMeasured);
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err())
-        .isEqualTo(
-            "resync-meter report: fail: cannot check own-write-loops for controller cm-settle: what its 6 reconciles on its own writes changed"
-                + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
-    String partly = file("partly.prom", INFO + EchoesTest.linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect=\"none\"")));
+    assertFails(
+        run,
+        "resync-meter report: fail: cannot check own-write-loops for controller cm-settle: what its 6 reconciles on its own writes changed"
+            + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
+    String partly = file("partly.prom", INFO + linesWhere(EchoesTest.SETTLES, l -> !l.contains("effect=\"none\"")));
     assertThat(ReportCommandTest.run("--fail-on", "own-write-loops", partly).err())
         .isEqualTo(
             "resync-meter report: fail: cannot check own-write-loops for controller cm-settle: what 2 of its 6 reconciles on its own writes changed"
                 + " is not measured, the scrape has no controller_reconcile_effect_total for them\n");
     ReportCommandTest.Run empty = ReportCommandTest.run("--fail-on", "own-write-loops", file("empty.prom", INFO));
-    assertThat(empty.exit()).isEqualTo(1);
-    assertThat(empty.err()).isEqualTo("resync-meter report: fail: cannot check own-write-loops: the report has no controller (the agent counted no reconcile)\n");
+    assertFails(empty, "resync-meter report: fail: cannot check own-write-loops: the report has no controller (the agent counted no reconcile)\n");
   }
 
   @Test
   void repeatedConditionsEachGiveTheirLinesInTheirOrder() throws IOException {
     String scrape = file("handler-and-controller.prom", INFO + NAIVE_HANDLER + EIGHTY_PERCENT_NOOP);
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "noop-share>50", "--fail-on", "enqueues-noops", "--fail-on", "noop-share>50", scrape);
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err())
-        .isEqualTo(
-            """
-            resync-meter report: fail: controller cm reconciled on no-op triggers 16 of 20 times (80%), above 50%
-            resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (23 of 23)
-            """);
+    assertFails(
+        run,
+        """
+        resync-meter report: fail: controller cm reconciled on no-op triggers 16 of 20 times (80%), above 50%
+        resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (23 of 23)
+        """);
     // one condition failing is enough, the other passing says nothing
     ReportCommandTest.Run one = ReportCommandTest.run("--fail-on", "noop-share>90", "--fail-on", "enqueues-noops", scrape);
     assertThat(one.exit()).isEqualTo(1);
@@ -277,19 +260,17 @@ class FailOnTest {
   void aReportWithNothingMeasuredFailsEveryCondition() throws IOException {
     String empty = file("empty.prom", INFO);
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "enqueues-noops", "--fail-on", "noop-share>10", "--fail-on", "noop-waste>10", empty);
-    assertThat(run.exit()).isEqualTo(1);
+    assertFails(
+        run,
+        """
+        resync-meter report: fail: cannot check enqueues-noops: the report has no handler (the agent counted no informer's handlers)
+        resync-meter report: fail: cannot check noop-share>10: the report has no controller (the agent counted no reconcile)
+        resync-meter report: fail: cannot check noop-waste>10: the report has no controller (the agent counted no reconcile)
+        """);
     assertThat(run.out()).contains("no handler and no controller counted yet");
-    assertThat(run.err())
-        .isEqualTo(
-            """
-            resync-meter report: fail: cannot check enqueues-noops: the report has no handler (the agent counted no informer's handlers)
-            resync-meter report: fail: cannot check noop-share>10: the report has no controller (the agent counted no reconcile)
-            resync-meter report: fail: cannot check noop-waste>10: the report has no controller (the agent counted no reconcile)
-            """);
     // handlers without controllers (fabric8 handlers with their own queue): no controller to judge
     ReportCommandTest.Run handlersOnly = ReportCommandTest.run("--fail-on", "noop-share>10", file("handlers-only.prom", INFO + FILTERING_HANDLER));
-    assertThat(handlersOnly.exit()).isEqualTo(1);
-    assertThat(handlersOnly.err()).isEqualTo("resync-meter report: fail: cannot check noop-share>10: the report has no controller (the agent counted no reconcile)\n");
+    assertFails(handlersOnly, "resync-meter report: fail: cannot check noop-share>10: the report has no controller (the agent counted no reconcile)\n");
   }
 
   /** stdout and stderr into one stream, as in a CI log: the whole report, then the failure lines. */
@@ -320,9 +301,8 @@ class FailOnTest {
     try (FakeEndpoint endpoint = new FakeEndpoint(List.of(INFO + NAIVE_HANDLER.replace("} 3\n", "} 0\n"), INFO + NAIVE_HANDLER))) {
       String url = endpoint.url();
       ReportCommandTest.Run run = ReportCommandTest.run("--url", url, "--window", "1ms", "--fail-on", "enqueues-noops");
-      assertThat(run.exit()).isEqualTo(1);
+      assertFails(run, "resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (3 of 3)\n");
       assertThat(run.out()).startsWith("resync cost of " + url + ", over ");
-      assertThat(run.err()).isEqualTo("resync-meter report: fail: handler ConfigMap configmap-every-update enqueues no-op updates (3 of 3)\n");
     }
   }
 
@@ -356,6 +336,12 @@ class FailOnTest {
   @Test
   void withoutFailOnTheExitCodeStaysZeroWhateverTheReportSays() throws IOException {
     assertPasses(ReportCommandTest.run(file("naive.prom", INFO + NAIVE_HANDLER + EIGHTY_PERCENT_NOOP)));
+  }
+
+  /** The gate failed: exit code 1, and exactly {@code lines} on stderr. */
+  private static void assertFails(ReportCommandTest.Run run, String lines) {
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err()).isEqualTo(lines);
   }
 
   private static void assertPasses(ReportCommandTest.Run run) {

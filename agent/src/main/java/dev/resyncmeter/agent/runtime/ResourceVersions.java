@@ -18,12 +18,9 @@ public final class ResourceVersions {
         @Override
         protected Method computeValue(Class<?> type) {
           for (String name : new String[] {"getMetadata", "getResourceVersion", "getValue"}) {
-            try {
-              Method getter = type.getMethod(name);
-              getter.setAccessible(true);
+            Method getter = Getters.find(type, name);
+            if (getter != null) {
               return getter;
-            } catch (ReflectiveOperationException | RuntimeException e) {
-              // not this one
             }
           }
           return null;

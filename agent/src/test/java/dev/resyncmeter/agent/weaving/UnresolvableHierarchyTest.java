@@ -16,6 +16,7 @@ import java.util.List;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.description.modifier.Visibility;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.subclass.ConstructorStrategy;
 import net.bytebuddy.implementation.StubMethod;
 import org.junit.jupiter.api.AfterEach;
@@ -56,6 +57,11 @@ class UnresolvableHierarchyTest {
     return (isInterface ? new ByteBuddy().makeInterface() : new ByteBuddy().subclass(Object.class)).name(name).make().getTypeDescription();
   }
 
+  /** A class {@code name} extending {@code superName}, known by its name alone ({@link #missing}): no loader defines it. */
+  private static DynamicType.Builder<?> subclassOf(String superName, String name) {
+    return new ByteBuddy().subclass(missing(superName, false), ConstructorStrategy.Default.NO_CONSTRUCTORS).name(name);
+  }
+
   private byte[] load(String name, byte[] classFile) throws Exception {
     return weaving.transform(UnresolvableHierarchyTest.class.getModule(), LOADER, name.replace('.', '/'), null, null, classFile);
   }
@@ -70,9 +76,7 @@ class UnresolvableHierarchyTest {
   @Test
   void aClassWhoseSuperClassIsMissingIsLeftAloneWithoutAFault() throws Exception {
     byte[] orphan =
-        new ByteBuddy()
-            .subclass(missing("test.missing.Base", false), ConstructorStrategy.Default.NO_CONSTRUCTORS)
-            .name("test.Orphan")
+        subclassOf("test.missing.Base", "test.Orphan")
             .defineMethod("onUpdate", void.class, Visibility.PUBLIC)
             .withParameters(Object.class, Object.class)
             .intercept(StubMethod.INSTANCE)
@@ -93,12 +97,7 @@ class UnresolvableHierarchyTest {
   @Test
   void aClassWhoseGrandParentIsMissingIsLeftAloneWithoutAFault() throws Exception {
     // Its super class can be read, but that one's super class cannot: the walk ends there.
-    byte[] child =
-        new ByteBuddy()
-            .subclass(missing("test.missing.GrandParent", false), ConstructorStrategy.Default.NO_CONSTRUCTORS)
-            .name("test.Child")
-            .make()
-            .getBytes();
+    byte[] child = subclassOf("test.missing.GrandParent", "test.Child").make().getBytes();
     List<String> read = new ArrayList<>();
     ClassLoader withChild =
         new ClassLoader(LOADER) {
@@ -109,9 +108,7 @@ class UnresolvableHierarchyTest {
           }
         };
     byte[] grandChild =
-        new ByteBuddy()
-            .subclass(missing("test.Child", false), ConstructorStrategy.Default.NO_CONSTRUCTORS)
-            .name("test.GrandChild")
+        subclassOf("test.Child", "test.GrandChild")
             .implement(Runnable.class)
             .defineMethod("run", void.class, Visibility.PUBLIC)
             .intercept(StubMethod.INSTANCE)

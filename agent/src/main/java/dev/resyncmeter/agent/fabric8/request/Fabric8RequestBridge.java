@@ -5,6 +5,7 @@ import dev.resyncmeter.agent.runtime.AgentFaults;
 import dev.resyncmeter.agent.runtime.AgentMetrics;
 import dev.resyncmeter.agent.runtime.ApiRequests;
 import dev.resyncmeter.agent.runtime.Fields;
+import dev.resyncmeter.agent.runtime.Getters;
 import dev.resyncmeter.agent.runtime.ResourceVersions;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.RestClientMetrics;
@@ -32,13 +33,7 @@ public final class Fabric8RequestBridge {
       new ClassValue<>() {
         @Override
         protected Method computeValue(Class<?> type) {
-          try {
-            Method code = type.getMethod("code");
-            code.setAccessible(true);
-            return code;
-          } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-          }
+          return Getters.find(type, "code");
         }
       };
 
@@ -47,13 +42,8 @@ public final class Fabric8RequestBridge {
       new ClassValue<>() {
         @Override
         protected Method computeValue(Class<?> type) {
-          try {
-            Method code = type.getMethod("getCode");
-            code.setAccessible(true);
-            return code.getReturnType() == int.class ? code : null;
-          } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-          }
+          Method code = Getters.find(type, "getCode");
+          return code != null && code.getReturnType() == int.class ? code : null;
         }
       };
 

@@ -74,7 +74,7 @@ class AgentArgumentsTest {
     assertThat(strays.port()).isZero();
     assertThat(strays.problems())
         .containsExactly(
-            "malformed agent argument '=': expected key=value with key one of [host, port, disable]; ignored",
+            "malformed agent argument '=': expected key=value with key one of [host, port, disable, tls-cert, tls-key, tls-client-ca, basic-auth-user, basic-auth-password-file]; ignored",
             "empty agent argument (stray ',') in '=,,port=0'; ignored");
     assertThat(AgentArguments.parse("port=x,port=x", Map.of()).problems()).singleElement().asString().startsWith("bad value for agent argument port 'x'");
   }
@@ -85,11 +85,11 @@ class AgentArgumentsTest {
     assertThat(args.problems())
         .containsExactly(
             "bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port); using 9464",
-            "unknown agent argument 'bogus' (known: host, port, disable); ignored");
+            "unknown agent argument 'bogus' (known: host, port, disable, tls-cert, tls-key, tls-client-ca, basic-auth-user, basic-auth-password-file); ignored");
     assertThat(args.whatWasWrong())
         .containsExactly(
             "bad value for agent argument port 'abc': expected a port number from 0 to 65535 (0 picks a free port)",
-            "unknown agent argument 'bogus' (known: host, port, disable)");
+            "unknown agent argument 'bogus' (known: host, port, disable, tls-cert, tls-key, tls-client-ca, basic-auth-user, basic-auth-password-file)");
     assertThat(AgentArguments.parse("host=127.0.0.1,port=0", Map.of()).whatWasWrong()).isEmpty();
   }
 
@@ -130,7 +130,7 @@ class AgentArgumentsTest {
     assertThat(args.disabled()).containsExactly("fabric8-requests");
     assertThat(args.problems())
         .containsExactly(
-            "malformed agent argument 'josdk-reconciler': expected key=value with key one of [host, port, disable]"
+            "malformed agent argument 'josdk-reconciler': expected key=value with key one of [host, port, disable, tls-cert, tls-key, tls-client-ca, basic-auth-user, basic-auth-password-file]"
                 + " (parts to disable are joined with '+': disable=a+b); ignored");
   }
 
@@ -156,5 +156,32 @@ class AgentArgumentsTest {
   void controlCharactersAndLongValuesArePrintedSafely() {
     assertThat(AgentArguments.printable("a\nb\u0000c\u00e9")).isEqualTo("a\\u000ab\\u0000c\\u00e9");
     assertThat(AgentArguments.printable("x".repeat(200))).hasSize(83).endsWith("...");
+  }
+
+  @Test
+  void tlsAndBasicAuthComeFromArgumentsOrTheirVariables() {
+    AgentArguments args =
+        AgentArguments.parse(
+            "tls-cert=/etc/tls/tls.crt,tls-key=/etc/tls/tls.key,basic-auth-user=prometheus",
+            Map.of("RESYNC_METER_TLS_CLIENT_CA", "/etc/ca/ca.crt", "RESYNC_METER_BASIC_AUTH_PASSWORD_FILE", "/etc/auth/password", "RESYNC_METER_TLS_KEY", "/other"));
+    assertThat(args.problems()).isEmpty();
+    assertThat(args.tlsCertificate()).isEqualTo("/etc/tls/tls.crt");
+    assertThat(args.tlsKey()).as("the argument wins over its variable").isEqualTo("/etc/tls/tls.key");
+    assertThat(args.tlsClientCa()).isEqualTo("/etc/ca/ca.crt");
+    assertThat(args.basicAuthUser()).isEqualTo("prometheus");
+    assertThat(args.basicAuthPasswordFile()).isEqualTo("/etc/auth/password");
+    AgentArguments plain = AgentArguments.parse("port=0", Map.of());
+    assertThat(plain.tlsCertificate()).isNull();
+    assertThat(plain.basicAuthUser()).isNull();
+  }
+
+  @Test
+  void aPasswordOnTheCommandLineIsRefusedWithoutBeingPrinted() {
+    AgentArguments args = AgentArguments.parse("basic-auth-user=u,basic-auth-password=hunter2", Map.of());
+    assertThat(args.problems())
+        .containsExactly(
+            "agent argument basic-auth-password is not taken: a password on a command line is read by anyone who can list processes;"
+                + " put it in a file and give basic-auth-password-file; ignored");
+    assertThat(String.join("\n", args.problems())).doesNotContain("hunter2");
   }
 }

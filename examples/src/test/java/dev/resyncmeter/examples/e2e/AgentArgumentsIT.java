@@ -50,7 +50,7 @@ class AgentArgumentsIT {
       assertThat(host.waitFor(TIMEOUT)).as("exit code\n" + host.transcript()).isEqualTo(7);
       assertThat(host.agentLines().stream().filter(l -> l.contains(" WARN ")).toList())
           .containsExactly(
-              "[resync-meter] WARN malformed agent argument '=': expected key=value with key one of [host, port, disable]; ignored",
+              "[resync-meter] WARN malformed agent argument '=': expected key=value with key one of [host, port, disable, tls-cert, tls-key, tls-client-ca, basic-auth-user, basic-auth-password-file]; ignored",
               "[resync-meter] WARN empty agent argument (stray ',') in '=,,host=127.0.0.1,port=0'; ignored");
     }
   }

@@ -150,7 +150,7 @@ class AttachIT {
       assertThat(strays.exit()).isEqualTo(2);
       assertThat(strays.err().lines())
           .containsExactly(
-              "resync-meter attach: malformed agent argument '=': expected key=value with key one of [host, port, disable]; nothing was loaded",
+              "resync-meter attach: malformed agent argument '=': expected key=value with key one of [host, port, disable, tls-cert, tls-key, tls-client-ca, basic-auth-user, basic-auth-password-file]; nothing was loaded",
               "resync-meter attach: empty agent argument (stray ',') in '=,,host=127.0.0.1,port=0'; nothing was loaded");
 
       Command inUse = agentCommand("attach", pid, "host=127.0.0.1,port=" + taken.getLocalPort());

@@ -198,29 +198,21 @@ public final class AgentArguments {
     return port;
   }
 
-  /** {@code tls-cert}: the endpoint's certificate chain (PEM), or null for plain HTTP. */
-  public String tlsCertificate() {
-    return tlsCertificate;
+  /**
+   * What the endpoint asks of clients, as given: {@code tls-cert}, {@code tls-key} and {@code
+   * tls-client-ca} (PEM files), {@code basic-auth-user} and {@code basic-auth-password-file}; each
+   * null when not set.
+   */
+  public record EndpointSettings(String tlsCertificate, String tlsKey, String tlsClientCa, String basicAuthUser, String basicAuthPasswordFile) {
+
+    /** Whether any of them is set: plain HTTP for anyone otherwise. */
+    public boolean any() {
+      return tlsCertificate != null || tlsKey != null || tlsClientCa != null || basicAuthUser != null || basicAuthPasswordFile != null;
+    }
   }
 
-  /** {@code tls-key}: the certificate's private key (PEM). */
-  public String tlsKey() {
-    return tlsKey;
-  }
-
-  /** {@code tls-client-ca}: the CA whose certificates clients must present, or null. */
-  public String tlsClientCa() {
-    return tlsClientCa;
-  }
-
-  /** {@code basic-auth-user}, or null when anyone may scrape. */
-  public String basicAuthUser() {
-    return basicAuthUser;
-  }
-
-  /** {@code basic-auth-password-file}: the file that holds the password. */
-  public String basicAuthPasswordFile() {
-    return basicAuthPasswordFile;
+  public EndpointSettings endpoint() {
+    return new EndpointSettings(tlsCertificate, tlsKey, tlsClientCa, basicAuthUser, basicAuthPasswordFile);
   }
 
   /** The component names of the parts not to weave ({@code clientjava-workqueue}). */

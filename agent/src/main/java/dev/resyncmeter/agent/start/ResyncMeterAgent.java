@@ -203,7 +203,7 @@ public final class ResyncMeterAgent {
    * for threads in native code).
    */
   private static MetricsServer bind(AgentArguments arguments) throws IOException, SetupException {
-    MetricsServer server = MetricsServer.bind(arguments.host(), arguments.port(), security(arguments));
+    MetricsServer server = MetricsServer.bind(arguments.host(), arguments.port(), security(arguments.endpoint()));
     try {
       Thread closer = new Thread(null, new CloseOnExit(server), "resync-meter-shutdown", 0, false);
       closer.setContextClassLoader(null);
@@ -218,17 +218,16 @@ public final class ResyncMeterAgent {
    * What the endpoint asks of clients. Asked for TLS or basic authentication and unable to set it up,
    * the agent serves nothing rather than serve without it (fail closed).
    */
-  private static EndpointSecurity security(AgentArguments arguments) throws SetupException {
-    if (arguments.tlsCertificate() == null && arguments.tlsKey() == null && arguments.tlsClientCa() == null
-        && arguments.basicAuthUser() == null && arguments.basicAuthPasswordFile() == null) {
+  private static EndpointSecurity security(AgentArguments.EndpointSettings settings) throws SetupException {
+    if (!settings.any()) {
       return EndpointSecurity.NONE; // the common case loads none of the TLS classes
     }
     return EndpointSecurity.load(
-        path(arguments.tlsCertificate()),
-        path(arguments.tlsKey()),
-        path(arguments.tlsClientCa()),
-        arguments.basicAuthUser(),
-        path(arguments.basicAuthPasswordFile()),
+        path(settings.tlsCertificate()),
+        path(settings.tlsKey()),
+        path(settings.tlsClientCa()),
+        settings.basicAuthUser(),
+        path(settings.basicAuthPasswordFile()),
         new RotationWarnings());
   }
 

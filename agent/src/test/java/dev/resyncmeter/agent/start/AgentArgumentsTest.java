@@ -165,14 +165,11 @@ class AgentArgumentsTest {
             "tls-cert=/etc/tls/tls.crt,tls-key=/etc/tls/tls.key,basic-auth-user=prometheus",
             Map.of("RESYNC_METER_TLS_CLIENT_CA", "/etc/ca/ca.crt", "RESYNC_METER_BASIC_AUTH_PASSWORD_FILE", "/etc/auth/password", "RESYNC_METER_TLS_KEY", "/other"));
     assertThat(args.problems()).isEmpty();
-    assertThat(args.tlsCertificate()).isEqualTo("/etc/tls/tls.crt");
-    assertThat(args.tlsKey()).as("the argument wins over its variable").isEqualTo("/etc/tls/tls.key");
-    assertThat(args.tlsClientCa()).isEqualTo("/etc/ca/ca.crt");
-    assertThat(args.basicAuthUser()).isEqualTo("prometheus");
-    assertThat(args.basicAuthPasswordFile()).isEqualTo("/etc/auth/password");
-    AgentArguments plain = AgentArguments.parse("port=0", Map.of());
-    assertThat(plain.tlsCertificate()).isNull();
-    assertThat(plain.basicAuthUser()).isNull();
+    assertThat(args.endpoint())
+        .as("an argument wins over its variable")
+        .isEqualTo(new AgentArguments.EndpointSettings("/etc/tls/tls.crt", "/etc/tls/tls.key", "/etc/ca/ca.crt", "prometheus", "/etc/auth/password"));
+    assertThat(AgentArguments.parse("port=0", Map.of()).endpoint().any()).isFalse();
+    assertThat(AgentArguments.parse("tls-cert=", Map.of("RESYNC_METER_TLS_CERT", "/x")).endpoint().any()).as("an empty argument unsets its variable").isFalse();
   }
 
   @Test

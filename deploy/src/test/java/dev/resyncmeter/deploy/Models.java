@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -16,6 +17,7 @@ import io.fabric8.openshift.api.model.monitoring.v1.PodMonitor;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -23,7 +25,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Validates manifests against fabric8's typed Kubernetes and Prometheus Operator models. The models
+ * Validates manifests against fabric8's typed Kubernetes and Prometheus Operator models (and cert-manager's
+ * Certificate, {@link CertManager}, whose records reject unknown fields as they are read). The models
  * keep unknown fields in {@code additionalProperties} rather than failing, so every object read is
  * walked and any field kept there is reported; scalars are not coerced ("1" is no number).
  */
@@ -34,11 +37,14 @@ final class Models {
           "v1/Namespace", Namespace.class,
           "v1/ServiceAccount", ServiceAccount.class,
           "v1/ConfigMap", ConfigMap.class,
+          "v1/Secret", Secret.class,
           "apps/v1/Deployment", Deployment.class,
           "rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class,
           "rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class,
           "monitoring.coreos.com/v1/PodMonitor", PodMonitor.class,
-          "monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class);
+          "monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class,
+          // no fabric8 model of cert-manager is served here: CertManager is written from its CRD
+          "cert-manager.io/v1/Certificate", CertManager.Certificate.class);
 
   private static final ObjectMapper STRICT =
       JsonMapper.builder()
@@ -86,6 +92,16 @@ final class Models {
     }
     if (value instanceof Map<?, ?> map) {
       map.forEach((key, item) -> unknownFields(item, path + "." + key, problems));
+      return;
+    }
+    if (value instanceof Record) {
+      for (RecordComponent component : value.getClass().getRecordComponents()) {
+        try {
+          unknownFields(component.getAccessor().invoke(value), path + "." + component.getName(), problems);
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
+      }
       return;
     }
     if (!value.getClass().getName().startsWith("io.fabric8.")) {

@@ -35,7 +35,7 @@ class ModelsTest {
     List<Path> dirs = kustomizations();
     assertThat(dirs).extracting(d -> Tools.ROOT.relativize(d).toString())
         .contains("deploy/kustomize/resync-meter", "deploy/kustomize/sample-controller", "deploy/kustomize/sample-controller-with-resync-meter",
-            "deploy/kustomize/monitoring", "dashboards");
+            "deploy/kustomize/sample-controller-with-resync-meter-tls", "deploy/kustomize/monitoring", "dashboards");
     for (Path dir : dirs) {
       if (isComponent(dir)) {
         String name = dir.getFileName().toString();
@@ -73,8 +73,12 @@ class ModelsTest {
     Map<String, List<String>> problems = new LinkedHashMap<>();
     List<String> localConfig = new ArrayList<>();
     int objects = 0;
+    List<Path> kustomizeConfigurations = kustomizeConfigurations();
+    assertThat(kustomizeConfigurations).extracting(f -> Tools.ROOT.relativize(f).toString())
+        .containsExactly("deploy/kustomize/sample-controller-with-resync-meter-tls/kustomizeconfig.yaml");
     try (Stream<Path> files = Files.walk(Tools.DEPLOY.resolve("kustomize"))) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".yaml") && !f.getFileName().toString().equals("kustomization.yaml")).sorted().toList()) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml") && !f.getFileName().toString().equals("kustomization.yaml"))
+          .filter(f -> !kustomizeConfigurations.contains(f)).sorted().toList()) {
         for (JsonNode object : Yaml.documents(file)) {
           if (object.at("/metadata/annotations").path("config.kubernetes.io/local-config").asText().equals("true")) {
             // read by kustomize only, never sent to a cluster
@@ -94,6 +98,17 @@ class ModelsTest {
     assertThat(problems).isEmpty();
   }
 
+  /** The files kustomizations name under {@code configurations:}: kustomize's own settings, never manifests. */
+  static List<Path> kustomizeConfigurations() throws Exception {
+    List<Path> found = new ArrayList<>();
+    for (Path dir : kustomizations()) {
+      for (JsonNode file : Yaml.documents(dir.resolve("kustomization.yaml")).get(0).path("configurations")) {
+        found.add(dir.resolve(file.asText()).normalize());
+      }
+    }
+    return found;
+  }
+
   @Test
   void aMistypedFieldOrAValueOfTheWrongTypeIsCaught() throws Exception {
     String rendered = Tools.kustomize(Tools.DEPLOY.resolve("kustomize/sample-controller-with-resync-meter"));
@@ -106,5 +121,18 @@ class ModelsTest {
     String podMonitor = Files.readString(Tools.DEPLOY.resolve("kustomize/monitoring/pod-monitor.yaml"));
     assertThat(Models.problems(Yaml.documents(podMonitor.replace("podMetricsEndpoints:", "podMetricEndpoints:")).get(0)))
         .containsExactly("unknown field PodMonitor.spec.podMetricEndpoints");
+
+    String certificate = Files.readString(Tools.DEPLOY.resolve("kustomize/sample-controller-with-resync-meter-tls/certificate.yaml"));
+    assertThat(Models.problems(Yaml.documents(certificate).get(0))).isEmpty();
+    assertThat(Models.problems(Yaml.documents(certificate.replace("dnsNames:", "dnsName:")).get(0))).singleElement().asString()
+        .startsWith("bad value at Certificate.spec.dnsName: Unrecognized field \"dnsName\"");
+    assertThat(Models.problems(Yaml.documents(certificate.replace("- server auth", "- server-auth")).get(0))).singleElement().asString()
+        .startsWith("bad value at Certificate.spec.usages[0]: Cannot deserialize value of type");
+    assertThat(Models.problems(Yaml.documents(certificate.replace("secretName:", "# secretName:")).get(0))).singleElement().asString()
+        .startsWith("bad value at Certificate.spec.secretName: Missing required creator property 'secretName'");
+    assertThat(Models.problems(Yaml.documents(certificate.replace("size: 2048", "size: \"2048\"")).get(0))).singleElement().asString()
+        .startsWith("bad value at Certificate.spec.privateKey.size: Cannot coerce String value");
+    assertThat(Models.problems(Yaml.documents(certificate.replace("  name: sample-controller-metrics\n", "  nam: sample-controller-metrics\n")).get(0)))
+        .containsExactly("unknown field Certificate.metadata.nam");
   }
 }

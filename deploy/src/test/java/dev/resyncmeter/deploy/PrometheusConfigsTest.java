@@ -53,6 +53,29 @@ class PrometheusConfigsTest {
     assertThat(result.output()).contains("SUCCESS");
   }
 
+  /**
+   * The https job as shipped, with file discovery as above. promtool reads it as strictly as Prometheus:
+   * a misspelt field of basic_auth fails, and so does a password written into the job beside its
+   * password_file.
+   */
+  @Test
+  void promtoolAcceptsTheHttpsScrapeJob(@TempDir Path dir) throws Exception {
+    Path targets = Files.writeString(dir.resolve("targets.json"), "[]");
+    String job = withFileDiscovery(Files.readString(TlsVariantTest.HTTPS_JOB), targets);
+    Path config = Files.writeString(dir.resolve("prometheus.yml"), job);
+    var result = Tools.promtool("check", "config", config.toString());
+    assertThat(result.exit()).as(result.output()).isZero();
+    assertThat(result.output()).contains("SUCCESS");
+
+    Path misspelt = Files.writeString(dir.resolve("misspelt.yml"), job.replace("      password_file:", "      password_fil:"));
+    var rejected = Tools.promtool("check", "config", misspelt.toString());
+    assertThat(rejected.exit()).as(rejected.output()).isNotZero();
+    assertThat(rejected.output()).contains("password_fil");
+    Path both = Files.writeString(dir.resolve("both.yml"), job.replace("      password_file:", "      password: secret\n      password_file:"));
+    var refused = Tools.promtool("check", "config", both.toString());
+    assertThat(refused.exit()).as(refused.output()).isNotZero();
+  }
+
   @Test
   void theComposeFileIsValidYamlAndEveryPathItMountsExists() throws Exception {
     JsonNode compose = Yaml.documents(LOCAL.resolve("compose.yaml")).get(0);

@@ -231,7 +231,7 @@ class FailOnTest {
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", "--window", "10s", earlier, again);
     assertThat(run.exit()).isEqualTo(1);
     assertThat(run.err())
-        .isEqualTo("resync-meter report: fail: controller cm-loop loops on its own writes: 1 of its 1 reconciles on its own writes changed something again\n");
+        .isEqualTo("resync-meter report: fail: controller cm-loop loops on its own writes: 1 of its 1 reconcile on its own writes changed something again\n");
   }
 
   /** Echoes whose effect is not counted may be loop steps: the gate cannot pass them; no controller at all, neither. */

@@ -208,7 +208,7 @@ class PrometheusReportTest {
     assertThat(grouped.err())
         .isEqualTo("resync-meter report: fail: in {cluster=eu}: controller cm loops on its own writes: 9 of its 10 reconciles on its own writes changed something again\n");
     assertThat(grouped.out())
-        .contains("=> 5 reconciles were echoes of its own writes and changed nothing: it could skip updates whose");
+        .contains("=> its own writes echoed back as 5 reconciles that changed nothing: it could skip updates whose");
   }
 
   /** Two programs that share a controller name are not replicas of one: each keeps its job. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A count of one takes the singular wherever the report words a count of things ({@code 1 time},
  * {@code 1 reconcile}, {@code 1 API request}), and every other count the plural: in the verdicts of
- * the table, Markdown and JSON, and in the gate's lines. A count out of another agrees with the
+ * the table, Markdown and JSON, of the fleet report from Prometheus, and in the gate's lines. A count out of another agrees with the
  * whole ({@code 1 of 1 reconcile}, {@code 1 of 2 reconciles}).
  */
 class CountWordsTest {
@@ -106,6 +106,24 @@ class CountWordsTest {
              the scrape has no controller_reconcile_effect_total for them (an older agent)
             resync-meter report: fail: controller waste reconciled on no-op triggers and changed nothing 1 of 1 time (100%), above 50%
             """);
+  }
+
+  /** The fleet report from Prometheus: one pod that repaired state once, in the table and in Markdown. */
+  @Test
+  void theFleetReportSaysItInTheSingular() throws IOException {
+    try (FakePrometheus prometheus = new FakePrometheus()) {
+      prometheus.started(PrometheusReportTest.POD_A, "00:01:00", "00:01:15", "00:02:15");
+      prometheus.add("controller_reconcile_total", PrometheusReportTest.POD_A, PrometheusReportTest.RESYNC, "00:01:15", 0, "00:02:15", 1);
+      prometheus.add("controller_reconcile_effect_total", PrometheusReportTest.POD_A, "controller=cm,effect=changed,trigger=resync_noop", "00:01:15", 0, "00:02:15", 1);
+      for (String format : new String[] {"table", "markdown"}) {
+        ReportCommandTest.Run run = ReportCommandTest.run("--prometheus", prometheus.url(), "--range", "10m", "--end", PrometheusReportTest.END, "--format", format);
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out().replaceAll("\n +", " ")).as(format)
+            .containsIgnoringCase("1 pod read; exact: it started inside the range")
+            .contains("resync repaired state 1 time in 1 no-op-triggered reconcile: look at why")
+            .doesNotMatch(WRONG_NUMBER);
+      }
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.resyncmeter.dashboards;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The dashboard conventions (grafana/dashboard-linter's and the sidecar's): a datasource variable and
  * every query on it, no import-only inputs, titles, descriptions and units, unique ids, a grid without
- * overlaps, rates over {@code $__rate_interval}, counters only inside rate/increase, gauges never.
+ * overlaps, a table of several queries joined into one frame, rates over {@code $__rate_interval},
+ * counters only inside rate/increase, gauges never.
  */
 class DashboardLintTest {
 
@@ -32,6 +34,8 @@ class DashboardLintTest {
       Set.of("workqueue_depth", "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds", "informer_resync_period_seconds", "resync_meter_info", "resync_meter_instrumentation_active", "up");
   static final Set<String> RATE_FUNCTIONS = Set.of("rate", "irate", "increase");
   private static final Pattern RANGE = Pattern.compile("(rate|irate|increase)\\([^\\[]*\\[([^\\]]+)\\]");
+  /** The labels of a {@code by (...)} or {@code on (...)} clause. */
+  private static final Pattern GROUPING = Pattern.compile("\\b(by|on) \\(([^)]*)\\)");
 
   static List<Path> dashboards() throws Exception {
     return Dashboards.files();
@@ -238,6 +242,118 @@ class DashboardLintTest {
     }
   }
 
+  /** A table of several queries is one table: their frames merged, each query's column named. */
+  @ParameterizedTest
+  @MethodSource("dashboards")
+  void aTableOfSeveralQueriesJoinsThemIntoOneFrame(Path file) throws Exception {
+    for (JsonObject panel : Dashboards.panels(Dashboards.read(file))) {
+      if (panel.get("type").getAsString().equals("table") && panel.getAsJsonArray("targets").size() > 1) {
+        assertJoinedIntoOneFrame(panel);
+      }
+    }
+  }
+
+  /**
+   * The handlers table: one row per handler (its five instant queries merged on kind and handler), the
+   * verdict first, and the counts whole numbers: increase() extrapolates to the range's edges (128.16
+   * where the report says 128), so they are rounded, and the description says they are estimates.
+   */
+  @Test
+  void theHandlersTableIsOneRowPerHandlerWithRoundedCounts() throws Exception {
+    List<JsonObject> panels = Dashboards.panels(Dashboards.read(Dashboards.FOLDER.resolve("resync-cost-overview.json")));
+    JsonObject handlers = panel(panels, "Handlers: do they filter no-ops?");
+    assertJoinedIntoOneFrame(handlers);
+    assertCountsRounded(handlers);
+    assertThat(groupings(Dashboards.expressions(handlers).get(0))).containsExactly(Set.of("kind", "handler"));
+    JsonObject organize = handlers.getAsJsonArray("transformations").get(1).getAsJsonObject().getAsJsonObject("options");
+    assertThat(organize.getAsJsonObject("renameByName").keySet()).contains("kind", "handler");
+    assertThat(organize.getAsJsonObject("indexByName").get("kind").getAsInt()).isZero();
+    assertThat(organize.getAsJsonObject("indexByName").get("handler").getAsInt()).isOne();
+    assertThat(handlers.get("description").getAsString()).contains("estimates, rounded to whole updates: increase() extrapolates");
+  }
+
+  /**
+   * Grafana shows each query of a table as a frame of its own unless they are joined: the panel merges
+   * them (instant queries in table format, all grouped by the same labels, so that a row is one value
+   * of those labels), then drops the time and names each query's column; an override matches a column
+   * by that name (a frame's refId matches nothing after a merge).
+   */
+  static void assertJoinedIntoOneFrame(JsonObject panel) {
+    String title = title(panel);
+    List<String> exprs = Dashboards.expressions(panel);
+    Set<Set<String>> labels = new HashSet<>();
+    for (String expr : exprs) {
+      assertThat(groupings(expr)).as(title + ": grouped by labels: " + expr).isNotEmpty();
+      labels.addAll(groupings(expr));
+    }
+    assertThat(labels).as(title + ": every query grouped by the same labels, the rows' key").hasSize(1);
+    JsonArray transformations = panel.getAsJsonArray("transformations");
+    assertThat(transformations).as(title + ": transformations that join its queries' frames").isNotNull();
+    assertThat(transformations.get(0).getAsJsonObject().get("id").getAsString()).as(title + ": first, merge the frames").isEqualTo("merge");
+    JsonObject organize = null;
+    for (JsonElement t : transformations) {
+      if (t.getAsJsonObject().get("id").getAsString().equals("organize")) {
+        organize = t.getAsJsonObject().getAsJsonObject("options");
+      }
+    }
+    assertThat(organize).as(title + ": then organize: drop the time, name the columns").isNotNull();
+    assertThat(organize.getAsJsonObject("excludeByName").get("Time").getAsBoolean()).as(title + ": the time column dropped").isTrue();
+    Set<String> columns = new HashSet<>();
+    for (JsonElement target : panel.getAsJsonArray("targets")) {
+      JsonObject t = target.getAsJsonObject();
+      assertThat(t.get("instant").getAsBoolean()).as(title + ": instant queries, one row each").isTrue();
+      assertThat(t.get("format").getAsString()).as(title).isEqualTo("table");
+      String value = "Value #" + t.get("refId").getAsString();
+      assertThat(organize.getAsJsonObject("renameByName").has(value)).as(title + ": a name for " + value).isTrue();
+      columns.add(organize.getAsJsonObject("renameByName").get(value).getAsString());
+    }
+    organize.getAsJsonObject("renameByName").entrySet().forEach(e -> columns.add(e.getValue().getAsString()));
+    for (JsonElement override : panel.getAsJsonObject("fieldConfig").getAsJsonArray("overrides")) {
+      JsonObject matcher = override.getAsJsonObject().getAsJsonObject("matcher");
+      assertThat(matcher.get("id").getAsString()).as(title + ": an override matches a column by its name").isEqualTo("byName");
+      assertThat(matcher.get("options").getAsString()).as(title + ": an override of a column the table has").isIn(columns);
+    }
+  }
+
+  /** Each count query (an increase(), not the verdict mapped to words) rounds its estimate to a whole number. */
+  static void assertCountsRounded(JsonObject panel) {
+    Set<String> mapped = new HashSet<>();
+    JsonObject rename = panel.getAsJsonArray("transformations").get(1).getAsJsonObject().getAsJsonObject("options").getAsJsonObject("renameByName");
+    for (JsonElement override : panel.getAsJsonObject("fieldConfig").getAsJsonArray("overrides")) {
+      for (JsonElement property : override.getAsJsonObject().getAsJsonArray("properties")) {
+        if (property.getAsJsonObject().get("id").getAsString().equals("mappings")) {
+          mapped.add(override.getAsJsonObject().getAsJsonObject("matcher").get("options").getAsString());
+        }
+      }
+    }
+    assertThat(mapped).as(title(panel) + ": the verdict column is mapped to words").hasSize(1);
+    int counts = 0;
+    for (JsonElement target : panel.getAsJsonArray("targets")) {
+      JsonObject t = target.getAsJsonObject();
+      String expr = t.get("expr").getAsString();
+      String column = rename.get("Value #" + t.get("refId").getAsString()).getAsString();
+      if (expr.contains("increase(") && !mapped.contains(column)) {
+        assertThat(expr).as(title(panel) + ": " + column + " rounded").startsWith("round(").endsWith(")");
+        counts++;
+      }
+    }
+    assertThat(counts).as(title(panel) + ": its count columns").isPositive();
+  }
+
+  /** The label sets of an expression's {@code by (...)} and {@code on (...)} clauses. */
+  static Set<Set<String>> groupings(String expr) {
+    Set<Set<String>> groupings = new HashSet<>();
+    Matcher m = GROUPING.matcher(expr);
+    while (m.find()) {
+      Set<String> labels = new HashSet<>();
+      for (String label : m.group(2).split(",")) {
+        labels.add(label.strip());
+      }
+      groupings.add(labels);
+    }
+    return groupings;
+  }
+
   private static JsonObject panel(List<JsonObject> panels, String title) {
     return panels.stream().filter(p -> title(p).equals(title)).findFirst().orElseThrow(() -> new AssertionError("no panel " + title));
   }
@@ -250,6 +366,22 @@ class DashboardLintTest {
         .isInstanceOf(AssertionError.class);
     assertCountersAndGauges("t", "sum by (le) (rate(controller_reconcile_duration_seconds_bucket{a=\"b\"}[1m]))");
     assertCountersAndGauges("t", "max(workqueue_depth{a=\"b\"})");
+  }
+
+  /** The handlers table as it was: five frames side by side, counts with fractions; and with one of them. */
+  @Test
+  void theTableLintCatchesUnjoinedFramesAndUnroundedCounts() throws Exception {
+    List<JsonObject> panels = Dashboards.panels(Dashboards.read(Dashboards.FOLDER.resolve("resync-cost-overview.json")));
+    JsonObject unjoined = panel(panels, "Handlers: do they filter no-ops?").deepCopy();
+    unjoined.remove("transformations");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> assertJoinedIntoOneFrame(unjoined)).isInstanceOf(AssertionError.class);
+    JsonObject byRefId = panel(panels, "Handlers: do they filter no-ops?").deepCopy();
+    byRefId.getAsJsonObject("fieldConfig").getAsJsonArray("overrides").get(0).getAsJsonObject().getAsJsonObject("matcher").addProperty("id", "byFrameRefID");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> assertJoinedIntoOneFrame(byRefId)).isInstanceOf(AssertionError.class);
+    JsonObject unrounded = panel(panels, "Handlers: do they filter no-ops?").deepCopy();
+    JsonObject first = unrounded.getAsJsonArray("targets").get(0).getAsJsonObject();
+    first.addProperty("expr", first.get("expr").getAsString().replaceFirst("^round\\((.*)\\)$", "$1"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> assertCountsRounded(unrounded)).isInstanceOf(AssertionError.class);
   }
 
   /** Walks the expression keeping the enclosing function of each metric selector. */

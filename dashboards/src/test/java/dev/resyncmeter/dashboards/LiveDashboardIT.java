@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -162,6 +163,44 @@ class LiveDashboardIT {
     }
     assertThat(queries).isGreaterThan(40);
     assertThat(empty).as("panels without data").isEmpty();
+  }
+
+  /**
+   * The handlers table merges its queries' frames on kind and handler: each query gives one row per
+   * handler, labelled by those two only, so that the merge makes one row of each; its counts
+   * (rounded increase()) are whole numbers.
+   */
+  @Test
+  void theHandlersTableGivesOneRowPerHandlerWithWholeCounts() throws Exception {
+    JsonObject panel =
+        Dashboards.panels(Dashboards.read(Dashboards.FOLDER.resolve("resync-cost-overview.json"))).stream()
+            .filter(p -> p.get("title").getAsString().equals("Handlers: do they filter no-ops?"))
+            .findFirst()
+            .orElseThrow();
+    for (Library library : LIBRARIES) {
+      if (!Dashboards.librariesOf(panel).contains(library.name())) {
+        continue;
+      }
+      Set<Map<String, String>> handlers = new HashSet<>();
+      int counts = 0;
+      for (String expr : Dashboards.expressions(panel)) {
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (JsonObject r : query(Dashboards.substitute(expr, library.variables()))) {
+          Map<String, String> labels = new java.util.TreeMap<>();
+          r.getAsJsonObject("metric").entrySet().forEach(e -> labels.put(e.getKey(), e.getValue().getAsString()));
+          rows.add(labels);
+          if (expr.startsWith("round(")) {
+            assertThat(value(r)).as(library.name() + ": a whole count: " + expr).isEqualTo(Math.rint(value(r)));
+            counts++;
+          }
+        }
+        assertThat(rows).as(library.name() + ": one row per handler: " + expr).doesNotHaveDuplicates()
+            .allSatisfy(labels -> assertThat(labels.keySet()).containsExactlyInAnyOrder("kind", "handler"));
+        handlers.addAll(rows);
+      }
+      assertThat(handlers).as(library.name()).isNotEmpty();
+      assertThat(counts).as(library.name() + ": counts in the table").isPositive();
+    }
   }
 
   @Test

@@ -25,6 +25,10 @@ import java.util.stream.Stream;
  * later values count from zero; a series of a pod that started inside the range, or that appears
  * after its pod's first sample, counts from zero too. Only a pod that started before the range has
  * its first sample in it taken as the baseline: what it counted before that sample is not known.
+ *
+ * <p>Rates are per second of the time the series cover, not of the whole range: a pod counts from
+ * its start (inside the range) or its first sample to its last sample, and a group's time is the
+ * union of its pods'. A pod that lived 48 s of an hour shows its rate over those 48 s.
  */
 final class FleetCounts {
 
@@ -76,9 +80,11 @@ final class FleetCounts {
     long rangeStart = end.toEpochMilli() - options.rangeMillis;
     Map<Map<String, String>, TreeMap<Long, Double>> startTimes = new HashMap<>();
     Map<Map<String, String>, Long> firstSample = new HashMap<>();
+    Map<Map<String, String>, Long> lastSample = new HashMap<>();
     for (Map.Entry<Map<String, String>, TreeMap<Long, Double>> s : series.entrySet()) {
       Map<String, String> target = target(s.getKey());
       firstSample.merge(target, s.getValue().firstKey(), Math::min);
+      lastSample.merge(target, s.getValue().lastKey(), Math::max);
       if (START_TIME.equals(s.getKey().get("__name__"))) {
         startTimes.computeIfAbsent(target, k -> new TreeMap<>()).putAll(s.getValue());
       }
@@ -100,6 +106,7 @@ final class FleetCounts {
     for (Map.Entry<Map<String, String>, List<Map<String, String>>> group : groups.entrySet()) {
       Set<Map<String, String>> pods = new HashSet<>();
       Set<Map<String, String>> fromFirstSample = new HashSet<>();
+      Map<Map<String, String>, long[]> covers = new HashMap<>();
       Set<String> clashing = namesInSeveralJobs(group.getValue());
       List<Scrape.Sample> samples = new ArrayList<>();
       for (Map<String, String> labels : group.getValue()) {
@@ -111,6 +118,9 @@ final class FleetCounts {
         if (!startedInRange) {
           fromFirstSample.add(target);
         }
+        long last = lastSample.get(target);
+        long from = startedInRange ? Math.min(Math.round(start * 1000), last) : firstSample.get(target);
+        covers.put(target, new long[] {from, last});
         String name = labels.get("__name__");
         double value;
         if (COUNTERS.contains(name)) {
@@ -132,7 +142,10 @@ final class FleetCounts {
       }
       allPods.addAll(pods);
       allFromFirstSample.addAll(fromFirstSample);
-      reports.add(new FleetReport.Group(group.getKey(), pods.size(), fromFirstSample.size(), ResyncReport.of(null, new Scrape(samples), options.rangeMillis / 1000.0)));
+      // nothing covered (one sample a pod): nothing counted either, and the rate is 0 over the range
+      long covered = covered(covers.values());
+      double seconds = (covered > 0 ? covered : options.rangeMillis) / 1000.0;
+      reports.add(new FleetReport.Group(group.getKey(), pods.size(), fromFirstSample.size(), ResyncReport.of(null, new Scrape(samples), seconds)));
     }
     return new FleetReport(options.url, options.selector, end, options.rangeMillis, options.by, allPods.size(), allFromFirstSample.size(), reports);
   }
@@ -162,6 +175,22 @@ final class FleetCounts {
       previousStart = start;
     }
     return previous == null ? 0 : increase + previous - base;
+  }
+
+  /** The milliseconds that the union of {@code intervals} ({@code [from, to]} each) covers. */
+  static long covered(Collection<long[]> intervals) {
+    List<long[]> sorted = new ArrayList<>(intervals);
+    sorted.sort((a, b) -> Long.compare(a[0], b[0]));
+    long covered = 0;
+    long end = Long.MIN_VALUE;
+    for (long[] interval : sorted) {
+      long from = Math.max(interval[0], end);
+      if (interval[1] > from) {
+        covered += interval[1] - from;
+      }
+      end = Math.max(end, interval[1]);
+    }
+    return covered;
   }
 
   /** The pod's start time as of {@code time}: its last start-time sample then, else its first one. */

@@ -11,7 +11,8 @@ import java.util.Map;
  *
  * <p>JSON without {@code --by}: the endpoint report's object, plus {@code selector}, {@code end},
  * {@code range_seconds}, {@code pods} and {@code pods_counted_from_first_sample} after
- * {@code source}. With {@code --by}: those fields and {@code by} (the label names) at the top, and
+ * {@code source}; its {@code window_seconds} is the time the series cover (at most the range), which
+ * the rates are per second of. With {@code --by}: those fields and {@code by} (the label names) at the top, and
  * {@code groups}, each one a complete report object as without {@code --by} whose {@code labels}
  * holds its values of the {@code --by} labels and whose {@code pods} are its own.
  */
@@ -81,7 +82,7 @@ final class FleetFormat {
     StringBuilder out = new StringBuilder();
     for (FleetReport.Group group : fleet.groups()) {
       out.append(out.length() == 0 ? "" : "\n");
-      out.append(format.render(group.report(), title(fleet, group), notes(group)));
+      out.append(format.render(group.report(), title(fleet, group), notes(fleet, group)));
     }
     return out.toString();
   }
@@ -90,9 +91,13 @@ final class FleetFormat {
     return fleet.title() + (group.labels().isEmpty() ? "" : ", " + FleetReport.labelText(group.labels()));
   }
 
-  private static List<String> notes(FleetReport.Group group) {
+  private static List<String> notes(FleetReport fleet, FleetReport.Group group) {
     List<String> notes = new ArrayList<>();
     notes.add(FleetReport.exactness(group.pods(), group.podsCountedFromFirstSample()));
+    String coverage = FleetReport.coverage(group.pods(), group.report().windowSeconds(), fleet.rangeSeconds());
+    if (coverage != null) {
+      notes.add(coverage);
+    }
     return notes;
   }
 }

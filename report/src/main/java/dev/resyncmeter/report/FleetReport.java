@@ -30,6 +30,19 @@ public record FleetReport(
         + " first sample in it";
   }
 
+  /**
+   * Said under the title when the pods' series cover less than the range (the report's window):
+   * the time the rates are per second of. Null when they cover it all.
+   */
+  static String coverage(int pods, double windowSeconds, double rangeSeconds) {
+    String covered = ResyncReport.seconds(windowSeconds);
+    if (windowSeconds >= rangeSeconds || covered.equals(ResyncReport.seconds(rangeSeconds))) {
+      return null;
+    }
+    return (pods == 1 ? "its" : "their") + " series cover " + covered + " of the " + ResyncReport.seconds(rangeSeconds) + " range: rates are per second of those "
+        + covered;
+  }
+
   /** {@code cluster="eu-1", namespace="payments"}, for a group's title. */
   static String labelText(Map<String, String> labels) {
     StringBuilder out = new StringBuilder();

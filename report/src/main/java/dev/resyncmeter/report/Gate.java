@@ -93,8 +93,7 @@ public final class Gate {
       if (h.verdict() == ResyncReport.Verdict.ENQUEUES_NOOPS) {
         lines.add(String.format(Locale.ROOT, "%s enqueues no-op updates (%.0f of %.0f)", handler, h.enqueued(), h.noopUpdates()));
       } else if (h.verdict() == ResyncReport.Verdict.UNKNOWN) {
-        lines.add(String.format(
-            Locale.ROOT, "cannot check enqueues-noops for %s: it hands its %.0f no-op updates to no queue the agent sees", handler, h.unknown()));
+        lines.add("cannot check enqueues-noops for " + handler + ": it hands its " + ResyncReport.count(h.unknown(), "no-op update") + " to no queue the agent sees");
       }
     }
   }
@@ -106,8 +105,8 @@ public final class Gate {
     for (ResyncReport.Controller c : report.controllers()) {
       if (above(c.noopReconciles(), c.reconciles(), condition)) {
         lines.add(String.format(
-            Locale.ROOT, "controller %s reconciled on no-op triggers %.0f of %.0f times (%s), above %s%%", c.controller(), c.noopReconciles(),
-            c.reconciles(), percentAbove(c.noopReconciles(), c.reconciles(), condition.percent()), condition.percentText()));
+            Locale.ROOT, "controller %s reconciled on no-op triggers %s (%s), above %s%%", c.controller(),
+            ResyncReport.countOf(c.noopReconciles(), "", c.reconciles(), "time"), percentAbove(c.noopReconciles(), c.reconciles(), condition.percent()), condition.percentText()));
       }
     }
   }
@@ -127,15 +126,16 @@ public final class Gate {
       double notMeasured = c.noopReconciles() - waste - effects.changed();
       if (above(waste, c.reconciles(), condition)) {
         lines.add(String.format(
-            Locale.ROOT, "controller %s reconciled on no-op triggers and changed nothing %.0f of %.0f times (%s), above %s%%", c.controller(), waste,
-            c.reconciles(), percentAbove(waste, c.reconciles(), condition.percent()), condition.percentText()));
+            Locale.ROOT, "controller %s reconciled on no-op triggers and changed nothing %s (%s), above %s%%", c.controller(),
+            ResyncReport.countOf(waste, "", c.reconciles(), "time"), percentAbove(waste, c.reconciles(), condition.percent()), condition.percentText()));
       } else if (notMeasured > 0) {
         boolean none = notMeasured == c.noopReconciles();
-        String which = none ? "its" : String.format(Locale.ROOT, "%.0f of its", notMeasured);
+        String one = "reconcile on no-op triggers";
+        String many = "reconciles on no-op triggers";
+        String which = none ? "its " + ResyncReport.count(c.noopReconciles(), one, many) : ResyncReport.countOf(notMeasured, "its", c.noopReconciles(), one, many);
         lines.add(String.format(
-            Locale.ROOT, "cannot check %s for controller %s: what %s %.0f reconciles on no-op triggers changed is not measured,"
-                + " the scrape has no controller_reconcile_effect_total for them%s", condition, c.controller(), which, c.noopReconciles(),
-            none ? " (an older agent)" : ""));
+            Locale.ROOT, "cannot check %s for controller %s: what %s changed is not measured, the scrape has no controller_reconcile_effect_total for them%s",
+            condition, c.controller(), which, none ? " (an older agent)" : ""));
       }
     }
   }
@@ -155,15 +155,17 @@ public final class Gate {
         continue;
       }
       if (c.echoVerdict() == ResyncReport.EchoVerdict.ECHO_LOOP) {
-        lines.add(String.format(
-            Locale.ROOT, "controller %s loops on its own writes: %.0f of its %.0f reconciles on its own writes changed something again",
-            c.controller(), echoes.loopSteps(), echoes.reconciles()));
+        lines.add(
+            "controller " + c.controller() + " loops on its own writes: " + ResyncReport.countOf(echoes.loopSteps(), "its", echoes.reconciles(), "reconcile")
+                + " on its own writes changed something again");
       } else if (c.echoVerdict() == ResyncReport.EchoVerdict.ECHO_NOT_MEASURED) {
         double notMeasured = echoes.reconciles() - echoes.effects().changedNothing();
-        String which = notMeasured == echoes.reconciles() ? "its" : String.format(Locale.ROOT, "%.0f of its", notMeasured);
-        lines.add(String.format(
-            Locale.ROOT, "cannot check %s for controller %s: what %s %.0f reconciles on its own writes changed is not measured,"
-                + " the scrape has no controller_reconcile_effect_total for them", condition, c.controller(), which, echoes.reconciles()));
+        String which = notMeasured == echoes.reconciles()
+            ? "its " + ResyncReport.count(echoes.reconciles(), "reconcile")
+            : ResyncReport.countOf(notMeasured, "its", echoes.reconciles(), "reconcile");
+        lines.add(
+            "cannot check " + condition + " for controller " + c.controller() + ": what " + which
+                + " on its own writes changed is not measured, the scrape has no controller_reconcile_effect_total for them");
       }
     }
   }

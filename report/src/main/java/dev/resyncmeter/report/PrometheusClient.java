@@ -218,7 +218,7 @@ final class PrometheusClient {
       throw new TooMuch(error);
     }
     if (type.equals("bad_data")) {
-      throw new ReportException(options.url + " rejected the query" + (options.selector.isEmpty() ? "" : " of --selector " + options.selector) + ": " + error);
+      throw new ReportException(options.url + " rejected " + options.selectorAsGiven.rejected(Selector.queryOf(url), error));
     }
     throw new ReportException(options.url + " failed the query (HTTP " + status + (type.isEmpty() ? "" : ", " + type) + "): " + error);
   }

@@ -37,6 +37,8 @@ final class PrometheusOptions {
   /** The label matchers inside the selector's braces; empty for every series. */
   String matchers = "";
   String selector = "";
+  /** The selector as given, to show the user where a server finds it wrong. */
+  Selector selectorAsGiven = Selector.NONE;
   List<String> by = List.of();
   Path bearerTokenFile;
   final List<String[]> headers = new ArrayList<>();
@@ -128,21 +130,14 @@ final class PrometheusOptions {
     }
   }
 
-  /** {@code {a="x",b=~"y.*"}} or the same without braces; Prometheus judges the matchers themselves. */
+  /**
+   * {@code {a="x",b=~"y.*"}} or the same without braces, its syntax checked here ({@link Selector}):
+   * a mistake is shown in the user's selector, not in the query built around it.
+   */
   private void selector(String text) throws UsageException {
-    String t = text.trim();
-    if (t.startsWith("{") != t.endsWith("}") || t.length() == 1) {
-      throw new UsageException("--selector takes label matchers such as '{namespace=\"payments\"}', not '" + text + "'");
-    }
-    if (t.startsWith("{")) {
-      t = t.substring(1, t.length() - 1).trim();
-    }
-    if (!t.isEmpty() && !LABEL.matcher(t.split("[=!]", 2)[0].trim()).matches()) {
-      // a metric name in front would pick one series of the many the report reads
-      throw new UsageException("--selector takes label matchers only, without a metric name, such as '{namespace=\"payments\"}', not '" + text + "'");
-    }
-    matchers = t;
-    selector = t.isEmpty() ? "" : "{" + t + "}";
+    selectorAsGiven = Selector.parse(text);
+    matchers = selectorAsGiven.matchers;
+    selector = matchers.isEmpty() ? "" : "{" + matchers + "}";
   }
 
   private void by(String text) throws UsageException {

@@ -348,27 +348,21 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
   }
 
   private static String echoVerdictText(EchoVerdict verdict, Echoes echoes) {
-    String cost = echoes.apiRequests() == null
-        ? seconds(echoes.seconds())
-        : String.format(Locale.ROOT, "%s and %.0f API requests", seconds(echoes.seconds()), echoes.apiRequests());
+    String cost = echoes.apiRequests() == null ? seconds(echoes.seconds()) : seconds(echoes.seconds()) + " and " + count(echoes.apiRequests(), "API request");
     return switch (verdict) {
       case NO_ECHO_RECONCILES -> "no reconciles on its own writes";
+      // worded so that only the nouns after the counts change with them: a count of one takes the singular
       case ECHO_WASTE ->
-          String.format(
-              Locale.ROOT, "%.0f reconciles were echoes of its own writes and changed nothing: it could skip updates whose resourceVersion it wrote itself,"
-                  + " and save %s", echoes.reconciles(), cost);
+          "its own writes echoed back as " + count(echoes.reconciles(), "reconcile") + " that changed nothing: it could skip updates whose resourceVersion"
+              + " it wrote itself, and save " + cost;
       case ECHO_LOOP ->
-          String.format(
-              Locale.ROOT, "a loop: %.0f reconciles on its own writes changed something again: look at which fields it writes on every reconcile",
-              echoes.loopSteps());
+          "a loop: " + count(echoes.loopSteps(), "reconcile") + " on its own writes changed something again: look at which fields it writes on every reconcile";
       case ECHO_NOT_MEASURED -> echoes.effects().changedNothing() == 0
-          ? String.format(
-              Locale.ROOT, "what the %.0f reconciles on its own writes changed is not measured: the scrape has no controller_reconcile_effect_total for them",
-              echoes.reconciles())
+          ? "what the " + count(echoes.reconciles(), "reconcile") + " on its own writes changed is not measured: the scrape has no"
+              + " controller_reconcile_effect_total for them"
           : String.format(
-              Locale.ROOT, "what %.0f of the %.0f reconciles on its own writes changed is not measured (no controller_reconcile_effect_total for them);"
-                  + " the other %.0f changed nothing", echoes.reconciles() - echoes.effects().changedNothing(), echoes.reconciles(),
-              echoes.effects().changedNothing());
+              Locale.ROOT, "what %s on its own writes changed is not measured (no controller_reconcile_effect_total for them); the other %.0f changed nothing",
+              countOf(echoes.reconciles() - echoes.effects().changedNothing(), "the", echoes.reconciles(), "reconcile"), echoes.effects().changedNothing());
     };
   }
 
@@ -392,25 +386,25 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
   /** {@code requests}: null when the scrape has no API request series of the controller. */
   private static String effectVerdictText(EffectVerdict verdict, double reconciles, double seconds, Double requests, Effects effects) {
     String saved = requests == null
-        ? String.format(Locale.ROOT, "%.0f reconciles and %s", reconciles, seconds(seconds))
-        : String.format(Locale.ROOT, "%.0f reconciles, %s and %.0f API requests", reconciles, seconds(seconds), requests);
-    String which = verdict == EffectVerdict.TIMER_NOT_MEASURED ? "periodic reconciles" : "reconciles on no-op triggers";
+        ? count(reconciles, "reconcile") + " and " + seconds(seconds)
+        : count(reconciles, "reconcile") + ", " + seconds(seconds) + " and " + count(requests, "API request");
+    boolean timer = verdict == EffectVerdict.TIMER_NOT_MEASURED;
+    String one = timer ? "periodic reconcile" : "reconcile on no-op triggers";
+    String many = timer ? "periodic reconciles" : "reconciles on no-op triggers";
     return switch (verdict) {
       case NO_NOOP_RECONCILES -> "no reconciles on no-op triggers";
       case NO_TIMER_RECONCILES -> "no periodic reconciles";
       case NOOP_WASTE -> "every reconcile on a no-op trigger changed nothing: a ResourceVersion check would save " + saved + ", and lose nothing seen here";
       case TIMER_WASTE -> "every periodic reconcile changed nothing: a longer maxReconciliationInterval would save " + saved + ", and lose nothing seen here";
       case NOOP_REPAIRS ->
-          String.format(
-              Locale.ROOT, "resync repaired state %.0f times in %.0f no-op-triggered reconciles: look at why the watch did not carry those changes before removing it",
-              effects.changed(), reconciles);
-      case TIMER_REPAIRS ->
-          String.format(Locale.ROOT, "the timer repaired state %.0f times in %.0f periodic reconciles: keep it", effects.changed(), reconciles);
+          "resync repaired state " + count(effects.changed(), "time") + " in " + count(reconciles, "no-op-triggered reconcile")
+              + ": look at why the watch did not carry those changes before removing it";
+      case TIMER_REPAIRS -> "the timer repaired state " + count(effects.changed(), "time") + " in " + count(reconciles, "periodic reconcile") + ": keep it";
       case NOOP_NOT_MEASURED, TIMER_NOT_MEASURED -> effects.changedNothing() == 0
-          ? String.format(Locale.ROOT, "what the %.0f %s changed is not measured: the scrape has no controller_reconcile_effect_total for them (an older agent)", reconciles, which)
+          ? "what the " + count(reconciles, one, many) + " changed is not measured: the scrape has no controller_reconcile_effect_total for them (an older agent)"
           : String.format(
-              Locale.ROOT, "what %.0f of the %.0f %s changed is not measured (no controller_reconcile_effect_total for them); the other %.0f changed nothing",
-              reconciles - effects.changedNothing(), reconciles, which, effects.changedNothing());
+              Locale.ROOT, "what %s changed is not measured (no controller_reconcile_effect_total for them); the other %.0f changed nothing",
+              countOf(reconciles - effects.changedNothing(), "the", reconciles, one, many), effects.changedNothing());
     };
   }
 
@@ -420,16 +414,41 @@ public record ResyncReport(Double windowSeconds, List<Handler> handlers, List<Co
       case FILTERS_NOOPS -> "drops every no-op update: it checks already, nothing to save";
       case UNKNOWN -> "hands its no-op updates to no queue the agent sees: what they cost is unknown";
       case ENQUEUES_NOOPS -> {
-        String what = h[3] == 0 && h[4] == 0 ? "enqueues every no-op update" : String.format(Locale.ROOT, "enqueues %.0f of %.0f no-op updates", h[2], h[1]);
+        String what = h[3] == 0 && h[4] == 0 ? "enqueues every no-op update" : "enqueues " + countOf(h[2], "", h[1], "no-op update");
         if (fed == null || fed.reconciles() == 0) {
           yield what + ": a ResourceVersion check in onUpdate would skip them";
         }
         yield String.format(
-            "%s: a ResourceVersion check in onUpdate would have saved %.0f of %.0f reconciles (%s), %s of %s",
-            what, fed.noopReconciles(), fed.reconciles(), percent(fed.noopReconciles(), fed.reconciles()),
+            "%s: a ResourceVersion check in onUpdate would have saved %s (%s), %s of %s",
+            what, countOf(fed.noopReconciles(), "", fed.reconciles(), "reconcile"), percent(fed.noopReconciles(), fed.reconciles()),
             seconds(fed.noopReconcileSeconds()), seconds(fed.reconcileSeconds()));
       }
     };
+  }
+
+  /**
+   * A count and its noun, {@code 1 reconcile} or {@code 0 reconciles}: the singular only when the
+   * count prints as 1. {@code many} is {@code one} with an s unless given.
+   */
+  static String count(double n, String one, String many) {
+    String number = String.format(Locale.ROOT, "%.0f", n);
+    return number + " " + (number.equals("1") ? one : many);
+  }
+
+  static String count(double n, String one) {
+    return count(n, one, one + "s");
+  }
+
+  /**
+   * A count out of another, the noun agreeing with the whole: {@code 1 of 2 reconciles},
+   * {@code 1 of 1 reconcile}; {@code the} (or {@code its}, or empty) before the whole.
+   */
+  static String countOf(double part, String the, double whole, String one, String many) {
+    return String.format(Locale.ROOT, "%.0f of ", part) + (the.isEmpty() ? "" : the + " ") + count(whole, one, many);
+  }
+
+  static String countOf(double part, String the, double whole, String one) {
+    return countOf(part, the, whole, one, one + "s");
   }
 
   static String percent(double part, double whole) {

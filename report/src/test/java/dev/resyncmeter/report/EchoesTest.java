@@ -81,7 +81,7 @@ class EchoesTest {
     assertThat(settle.echoVerdict()).isEqualTo(ResyncReport.EchoVerdict.ECHO_WASTE);
     assertThat(settle.echoVerdictText())
         .isEqualTo(
-            "6 reconciles were echoes of its own writes and changed nothing: it could skip updates whose resourceVersion it wrote itself,"
+            "its own writes echoed back as 6 reconciles that changed nothing: it could skip updates whose resourceVersion it wrote itself,"
                 + " and save 0.12 s and 12 API requests");
   }
 
@@ -144,7 +144,7 @@ class EchoesTest {
                 by trigger: change 6 (0.60 s), own_write 6 (0.12 s)
                 echoes of its own writes 6, 0.12 s = 17% [##--------]; api requests 12
                 effect of echoes: changed nothing 6 (none 2, unchanged 4), changed again (loop steps) 0
-                => 6 reconciles were echoes of its own writes and changed nothing: it could skip updates whose
+                => its own writes echoed back as 6 reconciles that changed nothing: it could skip updates whose
                   resourceVersion it wrote itself, and save 0.12 s and 12 API requests
               effects count writes to the Kubernetes API only: writes to anything else are not seen
             """);
@@ -160,7 +160,7 @@ class EchoesTest {
                 + " look at which fields it writes on every reconcile\"}")
         .contains(
             "\"echoes\": {\"reconciles\": 6, \"seconds\": 0.12, \"api_requests\": 12, \"loop_steps\": 0}, \"echo_verdict\": \"echo_waste\","
-                + " \"echo_verdict_text\": \"6 reconciles were echoes of its own writes and changed nothing: it could skip updates whose"
+                + " \"echo_verdict_text\": \"its own writes echoed back as 6 reconciles that changed nothing: it could skip updates whose"
                 + " resourceVersion it wrote itself, and save 0.12 s and 12 API requests\"}")
         .contains("\"by_trigger\": {\"change\": {\"reconciles\": 6, \"seconds\": 0.6}, \"own_write\": {\"reconciles\": 6, \"seconds\": 0.12}}")
         .contains("\"resync_period_seconds\": null, \"own_write_updates\": 6, \"verdict\": \"no_noops_seen\"")
@@ -182,7 +182,7 @@ class EchoesTest {
             | Controller | Echo reconciles | Their time | Their API requests | Loop steps (changed again) | Verdict |
             |---|---:|---:|---:|---:|---|
             | cm-loop | 40 | 2.0 s (95%) | 80 | 38 | a loop: 38 reconciles on its own writes changed something again: look at which fields it writes on every reconcile |
-            | cm-settle | 6 | 0.12 s (17%) | 12 | 0 | 6 reconciles were echoes of its own writes and changed nothing: it could skip updates whose resourceVersion it wrote itself, and save 0.12 s and 12 API requests |
+            | cm-settle | 6 | 0.12 s (17%) | 12 | 0 | its own writes echoed back as 6 reconciles that changed nothing: it could skip updates whose resourceVersion it wrote itself, and save 0.12 s and 12 API requests |
 
             """);
     assertThat(MarkdownFormat.render(report(null, QUIET), "quiet.prom")).doesNotContain("Echoes").doesNotContain("own writes");

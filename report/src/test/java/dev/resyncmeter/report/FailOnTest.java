@@ -217,7 +217,7 @@ class FailOnTest {
     String again = file("again.prom", INFO + EchoesTest.LOOPS.replace("result=\"success\",trigger=\"own_write\"} 40", "result=\"success\",trigger=\"own_write\"} 41")
         .replace("effect=\"changed\",trigger=\"own_write\"} 38", "effect=\"changed\",trigger=\"own_write\"} 39"));
     ReportCommandTest.Run run = ReportCommandTest.run("--fail-on", "own-write-loops", "--window", "10s", earlier, again);
-    assertFails(run, "resync-meter report: fail: controller cm-loop loops on its own writes: 1 of its 1 reconciles on its own writes changed something again\n");
+    assertFails(run, "resync-meter report: fail: controller cm-loop loops on its own writes: 1 of its 1 reconcile on its own writes changed something again\n");
   }
 
   /** Echoes whose effect is not counted may be loop steps: the gate cannot pass them; no controller at all, neither. */

@@ -113,15 +113,16 @@ final class Documentation {
   }
 
   /**
-   * The shape of some output: its words with every number made 0 and every bar [##--] made [bar],
-   * so that a sample and a run match whatever their timing-dependent numbers.
+   * The shape of some output: its words with every number made 0, every bar [##--] made [bar] and
+   * every word's plural s dropped, so that a sample and a run match whatever their timing-dependent
+   * numbers, and whether a count came out as one (the report says {@code 1 time}, {@code 2 times}).
    */
   static List<String> shape(List<String> lines) {
     List<String> words = new ArrayList<>();
     for (String line : lines) {
       for (String word : line.trim().split("\\s+")) {
         if (!word.isEmpty()) {
-          words.add(word.replaceAll("\\[[#-]+\\]", "[bar]").replaceAll("\\d+(\\.\\d+)?", "0"));
+          words.add(word.replaceAll("\\[[#-]+\\]", "[bar]").replaceAll("\\d+(\\.\\d+)?", "0").replaceAll("(?<=\\p{L}\\p{L})s(\\W*)$", "$1"));
         }
       }
     }

@@ -353,7 +353,7 @@ final class HttpAccess {
       throw new ReportException("--client-key " + file + " is encrypted: give it unencrypted, as PKCS#8" + convert);
     }
     if (labels.contains("RSA PRIVATE KEY") || labels.contains("EC PRIVATE KEY")) {
-      throw new ReportException("--client-key " + file + " holds a " + labels.get(0) + ", not PKCS#8 (BEGIN PRIVATE KEY)" + convert);
+      throw new ReportException("--client-key " + file + " holds an " + labels.get(0) + ", not PKCS#8 (BEGIN PRIVATE KEY)" + convert);
     }
     throw new ReportException("--client-key " + file + " holds no PEM private key (-----BEGIN PRIVATE KEY-----)");
   }

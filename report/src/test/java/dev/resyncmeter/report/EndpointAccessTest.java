@@ -211,7 +211,7 @@ class EndpointAccessTest {
     String cert = certificates.clientCertificate().toString();
     String traditional = certificates.serverKey(KeyEncoding.TRADITIONAL).toString();
     assertError(run("--url", url, "--client-cert", cert, "--client-key", traditional),
-        "--client-key " + traditional + " holds a RSA PRIVATE KEY, not PKCS#8 (BEGIN PRIVATE KEY) (convert it: openssl pkcs8 -topk8 -nocrypt -in " + traditional
+        "--client-key " + traditional + " holds an RSA PRIVATE KEY, not PKCS#8 (BEGIN PRIVATE KEY) (convert it: openssl pkcs8 -topk8 -nocrypt -in " + traditional
             + " -out client-pkcs8.key)");
     String otherKey = certificates.serverKey(KeyEncoding.PKCS8).toString();
     assertError(run("--url", url, "--client-cert", cert, "--client-key", otherKey),

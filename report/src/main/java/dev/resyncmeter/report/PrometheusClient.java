@@ -1,6 +1,5 @@
 package dev.resyncmeter.report;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -9,13 +8,6 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -26,11 +18,6 @@ import java.util.Timer;
 import java.util.TimerTask;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLSocketFactory;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A client of a server speaking the Prometheus HTTP query API (Prometheus, Thanos, Mimir,
@@ -50,17 +37,15 @@ final class PrometheusClient {
   private final PrometheusOptions options;
   private final PrintStream err;
   private final String api;
-  private final String token;
-  private final SSLSocketFactory tls;
+  private final HttpAccess access;
   private volatile String doing = "";
 
-  /** Checks the URL and reads the token and CA files; {@code err} hears of a slow read. */
+  /** Checks the URL and reads the files of the access options (CA, client certificate, password, token); {@code err} hears of a slow read. */
   PrometheusClient(PrometheusOptions options, PrintStream err) throws ReportException {
     this.options = options;
     this.err = err;
     this.api = apiUrl(options.url);
-    this.token = options.bearerTokenFile == null ? null : token(options.bearerTokenFile);
-    this.tls = options.caFile == null ? null : tls(options.caFile);
+    this.access = HttpAccess.load(options.access);
   }
 
   /**
@@ -157,46 +142,31 @@ final class PrometheusClient {
   private Map<String, Object> answer(String url) throws ReportException, TooMuch {
     HttpURLConnection connection;
     try {
-      connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+      connection = access.open(URI.create(url), (int) Math.min(Integer.MAX_VALUE, options.timeoutMillis));
     } catch (IOException | IllegalArgumentException e) {
       throw new ReportException("'" + options.url + "' is not a URL");
     }
-    int timeout = (int) Math.min(Integer.MAX_VALUE, options.timeoutMillis);
-    connection.setConnectTimeout(timeout);
-    connection.setReadTimeout(timeout);
     connection.setRequestProperty("Accept", "application/json");
-    if (token != null) {
-      connection.setRequestProperty("Authorization", "Bearer " + token);
-    }
-    for (String[] header : options.headers) {
-      connection.setRequestProperty(header[0], header[1]);
-    }
-    if (tls != null && connection instanceof HttpsURLConnection https) {
-      https.setSSLSocketFactory(tls);
-    }
     int status;
     String body;
     try {
       status = connection.getResponseCode();
       if (status == -1) {
-        throw notPrometheus("its answer is not HTTP");
+        throw notPrometheus("its answer is not HTTP" + HttpAccess.notHttpHint(URI.create(options.url)));
+      }
+      String refusal = access.refusal(connection, status, options.url, "the server");
+      if (refusal != null) {
+        throw new ReportException(refusal);
       }
       try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
         body = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
     } catch (SocketTimeoutException e) {
-      throw new ReportException("no answer from " + options.url + " within " + seconds(options.timeoutMillis) + " (--timeout)");
-    } catch (SSLException e) {
-      throw new ReportException("cannot reach " + options.url + " over TLS: " + tlsProblem(e));
+      throw new ReportException("no answer from " + options.url + " within " + seconds(options.timeoutMillis) + " (--timeout)" + HttpAccess.plainHttpHint(URI.create(options.url)));
     } catch (IOException e) {
-      throw new ReportException("cannot reach " + options.url + ": " + Problems.inWords(e));
+      throw new ReportException("cannot reach " + options.url + access.failure(URI.create(options.url), e));
     } finally {
       connection.disconnect();
-    }
-    if (status == 401 || status == 403) {
-      throw new ReportException(
-          options.url + " answered HTTP " + status + (status == 401 ? " Unauthorized" : " Forbidden") + ": "
-              + (token == null && options.headers.isEmpty() ? "it needs credentials (--bearer-token-file, --header)" : "the credentials given are refused"));
     }
     Object json;
     try {
@@ -234,61 +204,6 @@ final class PrometheusClient {
     HttpUrl.base(url, "http://prometheus:9090");
     String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     return base + "/api/v1/query";
-  }
-
-  private static String token(Path file) throws ReportException {
-    String token;
-    try {
-      token = Files.readString(file, StandardCharsets.UTF_8).strip();
-    } catch (IOException e) {
-      throw new ReportException("cannot read --bearer-token-file " + file + ": " + Problems.inWords(e));
-    }
-    if (token.isEmpty() || token.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-      throw new ReportException("--bearer-token-file " + file + (token.isEmpty() ? " is empty" : " holds more than one line"));
-    }
-    return token;
-  }
-
-  /** Trusts the certificates in a PEM file (and only those): a server with its own CA. */
-  private static SSLSocketFactory tls(Path caFile) throws ReportException {
-    byte[] pem;
-    try {
-      pem = Files.readAllBytes(caFile);
-    } catch (IOException e) {
-      throw new ReportException("cannot read --ca-file " + caFile + ": " + Problems.inWords(e));
-    }
-    try {
-      Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem));
-      if (certificates.isEmpty()) {
-        throw new ReportException("--ca-file " + caFile + " holds no PEM certificate");
-      }
-      KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
-      trusted.load(null, null);
-      int i = 0;
-      for (Certificate certificate : certificates) {
-        trusted.setCertificateEntry("ca-" + i++, certificate);
-      }
-      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(trusted);
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, trust.getTrustManagers(), null);
-      return context.getSocketFactory();
-    } catch (CertificateException e) {
-      throw new ReportException("--ca-file " + caFile + " holds no PEM certificate");
-    } catch (GeneralSecurityException | IOException e) {
-      throw new ReportException("cannot use --ca-file " + caFile + ": " + oneLine(String.valueOf(e.getMessage())));
-    }
-  }
-
-  private static String tlsProblem(SSLException e) {
-    String message = String.valueOf(e.getMessage());
-    if (message.contains("PKIX") || message.contains("certification path")) {
-      return "its certificate is not signed by a trusted CA (give the CA with --ca-file)";
-    }
-    if (message.contains("No subject alternative") || message.contains("No name matching")) {
-      return "its certificate is not for this host name";
-    }
-    return Problems.inWords(e);
   }
 
   private static String seconds(long millis) {

@@ -1,6 +1,5 @@
 package dev.resyncmeter.report;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -13,21 +12,20 @@ import java.util.regex.Pattern;
 
 /**
  * The options of {@code report --prometheus URL}, parsed apart from the command's others so that
- * {@link ReportCommand} only hands them over: what to read (range, end, selector, grouping) and how to
- * reach the server (token, headers, CA, timeout).
+ * {@link ReportCommand} only hands them over: what to read (range, end, selector, grouping) and how long
+ * to wait; how to reach the server (CA, credentials) is the {@link AccessOptions} it shares with {@code --url}.
  */
 final class PrometheusOptions {
 
-  static final Set<String> NAMES = Set.of("--prometheus", "--range", "--end", "--selector", "--by", "--bearer-token-file", "--header", "--ca-file", "--timeout");
+  static final Set<String> NAMES = Set.of("--prometheus", "--range", "--end", "--selector", "--by", "--timeout");
 
   static final String USAGE =
       "       java -jar resync-meter-agent.jar report --prometheus URL [--range 1h] [--end RFC3339] [--selector '{LABEL=\"VALUE\"}']\n"
-          + "         [--by LABEL[,LABEL]] [--bearer-token-file FILE] [--header 'Name: value'] [--ca-file PEM] [--timeout 60s]\n"
+          + "         [--by LABEL[,LABEL]] [--timeout 60s] [ACCESS]\n"
           + "  --prometheus: the counts over RANGE ending at END (default now) from a server speaking the Prometheus\n"
           + "  query API, replicas of a controller (same controller and job) summed; --by splits by a target label";
 
   private static final Pattern LABEL = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w)");
 
   String url;
@@ -40,9 +38,8 @@ final class PrometheusOptions {
   /** The selector as given, to show the user where a server finds it wrong. */
   Selector selectorAsGiven = Selector.NONE;
   List<String> by = List.of();
-  Path bearerTokenFile;
-  final List<String[]> headers = new ArrayList<>();
-  Path caFile;
+  /** How to reach the server: the command's, shared with {@code --url}. */
+  AccessOptions access = new AccessOptions();
   long timeoutMillis = 60_000;
   private final List<String> given = new ArrayList<>();
 
@@ -63,9 +60,6 @@ final class PrometheusOptions {
       case "--end" -> end = instant(value);
       case "--selector" -> selector(value);
       case "--by" -> by(value);
-      case "--bearer-token-file" -> bearerTokenFile = Path.of(value);
-      case "--header" -> headers.add(header(value));
-      case "--ca-file" -> caFile = Path.of(value);
       case "--timeout" -> timeoutMillis = duration(value, "--timeout");
       default -> throw new IllegalArgumentException(option);
     }
@@ -149,15 +143,5 @@ final class PrometheusOptions {
       labels.add(label.trim());
     }
     by = List.copyOf(labels);
-  }
-
-  private static String[] header(String text) throws UsageException {
-    int colon = text.indexOf(':');
-    String name = colon < 0 ? "" : text.substring(0, colon).trim();
-    String value = colon < 0 ? "" : text.substring(colon + 1).trim();
-    if (!HEADER_NAME.matcher(name).matches() || value.isEmpty() || value.chars().anyMatch(c -> c < 0x20 && c != '\t')) {
-      throw new UsageException("--header takes 'Name: value', such as 'X-Scope-OrgID: team-a', not '" + text + "'");
-    }
-    return new String[] {name, value};
   }
 }

@@ -20,7 +20,9 @@ import java.util.Set;
  * endpoint twice a window apart, or reads one saved scrape (counts since the agent started) or two
  * (the window between them: {@code --window}, else the files' modification times), or with
  * {@code --prometheus URL} a fleet's counts over a range from Prometheus ({@link PrometheusOptions}),
- * and prints the report.
+ * and prints the report. Both servers are reached the same way ({@link AccessOptions}, {@link HttpAccess}):
+ * TLS with a CA of the user's and a client certificate, basic auth with the password from a file, a
+ * bearer token, headers.
  * Unusable input gives one line on stderr and exit code 1; a bad command line, code 2. With
  * {@code --fail-on CONDITION} (repeatable, see {@link Gate}) the report is printed as always, then
  * each handler or controller that fails a condition gets one line on stderr, and the exit code is 1.
@@ -28,13 +30,14 @@ import java.util.Set;
 public final class ReportCommand {
 
   public static final String USAGE =
-      "usage: java -jar resync-meter-agent.jar report [--url URL] [--window 30s] [--format table|json|markdown] [FILE [FILE]]\n"
+      "usage: java -jar resync-meter-agent.jar report [--url URL [ACCESS]] [--window 30s] [--format table|json|markdown] [FILE [FILE]]\n"
           + PrometheusOptions.USAGE + "\n"
           + "  without FILE: scrapes URL (default http://127.0.0.1:9464/metrics) twice, WINDOW apart\n"
           + "  one FILE: a saved scrape, counts since the agent started; two FILEs: the window between them\n"
           + "  (--window, else the files' modification times)\n"
           + "  --fail-on CONDITION (repeatable): after the report, exit 1 with a line for each handler or controller that fails it:\n"
-          + "  enqueues-noops, own-write-loops, 'noop-share>PCT' or 'noop-waste>PCT' (quoted: the shell reads > as a redirection)";
+          + "  enqueues-noops, own-write-loops, 'noop-share>PCT' or 'noop-waste>PCT' (quoted: the shell reads > as a redirection)\n"
+          + AccessOptions.USAGE;
 
   static final String DEFAULT_URL = "http://127.0.0.1:9464/metrics";
 
@@ -55,6 +58,8 @@ public final class ReportCommand {
     List<Path> files = new ArrayList<>();
     Set<Gate.Condition> failOn = new LinkedHashSet<>();
     PrometheusOptions prometheus = new PrometheusOptions();
+    AccessOptions access = new AccessOptions();
+    prometheus.access = access;
     try {
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -76,6 +81,13 @@ public final class ReportCommand {
               i = prometheus.take(args, i);
               continue;
             }
+            if (AccessOptions.NAMES.contains(args[i])) {
+              i = access.take(args, i);
+              continue;
+            }
+            if (AccessOptions.isPassword(args[i])) {
+              throw AccessOptions.refusePassword();
+            }
             if (args[i].startsWith("-")) {
               throw new UsageException("unknown option " + args[i]);
             }
@@ -84,6 +96,10 @@ public final class ReportCommand {
         }
       }
       prometheus.check(url != null || window != null || !files.isEmpty());
+      access.check();
+      if (access.firstGiven() != null && !files.isEmpty()) {
+        throw new UsageException(access.firstGiven() + " is for reading an endpoint (--url) or --prometheus, not saved scrapes");
+      }
       if (files.size() > 2) {
         throw new UsageException("at most two saved scrapes, not " + files.size());
       }
@@ -110,10 +126,11 @@ public final class ReportCommand {
       if (files.isEmpty()) {
         source = url == null ? DEFAULT_URL : url;
         double seconds = window == null ? 30 : window;
-        Scrape first = Scrape.parse(fetch(source), source);
+        HttpAccess reach = HttpAccess.load(access);
+        Scrape first = Scrape.parse(fetch(source, TIMEOUT_SECONDS, reach), source);
         long start = System.nanoTime();
         sleep(seconds);
-        Scrape second = Scrape.parse(fetch(source), source);
+        Scrape second = Scrape.parse(fetch(source, TIMEOUT_SECONDS, reach), source);
         report = ResyncReport.of(first, second, (System.nanoTime() - start) / 1e9);
       } else if (files.size() == 1) {
         source = files.get(0).toString();
@@ -182,21 +199,31 @@ public final class ReportCommand {
     return seconds;
   }
 
+  /** The scrape at {@code url} over plain HTTP, or HTTPS trusting the JDK's CAs, without credentials. */
   public static String fetch(String url) throws ReportException {
     return fetch(url, TIMEOUT_SECONDS);
   }
 
-  /** The scrape at {@code url}, or the reason there is none; an endpoint that says nothing for {@code timeoutSeconds} has none. */
   static String fetch(String url, int timeoutSeconds) throws ReportException {
+    return fetch(url, timeoutSeconds, HttpAccess.none());
+  }
+
+  /**
+   * The scrape at {@code url}, reached with {@code access}'s TLS and credentials, or the reason there is
+   * none; an endpoint that says nothing for {@code timeoutSeconds} has none.
+   */
+  static String fetch(String url, int timeoutSeconds, HttpAccess access) throws ReportException {
     URI uri = HttpUrl.of(url, DEFAULT_URL);
     try {
-      HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
-      connection.setConnectTimeout(timeoutSeconds * 1000);
-      connection.setReadTimeout(timeoutSeconds * 1000);
+      HttpURLConnection connection = access.open(uri, timeoutSeconds * 1000);
       try {
         int status = connection.getResponseCode();
+        String refusal = access.refusal(connection, status, url, "the endpoint");
+        if (refusal != null) {
+          throw new ReportException(refusal);
+        }
         if (status == -1) {
-          throw new ReportException("cannot read " + url + ": the answer is not HTTP");
+          throw new ReportException("cannot read " + url + ": the answer is not HTTP" + HttpAccess.notHttpHint(uri));
         }
         if (status != 200) {
           String reason = connection.getResponseMessage();
@@ -209,9 +236,9 @@ public final class ReportCommand {
         connection.disconnect();
       }
     } catch (SocketTimeoutException e) {
-      throw new ReportException("cannot read " + url + ": no answer within " + timeoutSeconds + " s");
+      throw new ReportException("cannot read " + url + ": no answer within " + timeoutSeconds + " s" + HttpAccess.plainHttpHint(uri));
     } catch (IOException e) {
-      throw new ReportException("cannot read " + url + ": " + Problems.inWords(e));
+      throw new ReportException("cannot read " + url + access.failure(uri, e));
     }
   }
 

@@ -287,6 +287,16 @@ class PrometheusReportTest {
   }
 
   @Test
+  void basicAuthIsSentWithThePasswordFromItsFile(@TempDir Path dir) throws IOException {
+    threePods();
+    Path password = Files.writeString(dir.resolve("password"), "pass:word with spaces\n");
+    Run run = run("--prometheus", prometheus.url(), "--end", END, "--user", "grafana", "--password-file", password.toString());
+    assertThat(run.exit()).as(run.err()).isZero();
+    String credentials = java.util.Base64.getEncoder().encodeToString("grafana:pass:word with spaces".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(prometheus.requests).allSatisfy(r -> assertThat(r.headers().get("Authorization")).containsExactly("Basic " + credentials));
+  }
+
+  @Test
   void markdownWorksForEverySource() {
     threePods();
     Run fleet = run("--prometheus", prometheus.url(), "--range", "10m", "--end", END, "--format", "markdown");
@@ -317,9 +327,9 @@ class PrometheusReportTest {
     String url = prometheus.url();
 
     prometheus.answer(r -> new FakePrometheus.Answer(401, "text/plain", "Unauthorized\n"));
-    assertError(run("--prometheus", url), url + " answered HTTP 401 Unauthorized: it needs credentials (--bearer-token-file, --header)");
+    assertError(run("--prometheus", url), url + " answered HTTP 401 Unauthorized: the server asks for credentials and none were given (--user/--password-file, --bearer-token-file, --header)");
     prometheus.answer(r -> new FakePrometheus.Answer(403, "text/plain", "Forbidden\n"));
-    assertError(run("--prometheus", url, "--header", "X-Scope-OrgID: team-b"), url + " answered HTTP 403 Forbidden: the credentials given are refused");
+    assertError(run("--prometheus", url, "--header", "X-Scope-OrgID: team-b"), url + " answered HTTP 403 Forbidden: the credentials given are refused (--header)");
 
     // a selector the server rejects: SelectorTest
 

@@ -53,6 +53,8 @@ public final class MetricsServer implements AutoCloseable {
   static final int DRAIN_BYTES = 4 * 1024 * 1024;
 
   private static final String TEXT = "text/plain; charset=utf-8";
+  /** The first byte of a TLS handshake record, which no HTTP request starts with. */
+  private static final byte TLS_HANDSHAKE_RECORD = 0x16;
 
   private final ServerSocket serverSocket;
   private final EndpointSecurity security;
@@ -309,6 +311,12 @@ public final class MetricsServer implements AutoCloseable {
           metrics.endpointRefused(Refusal.BAD_REQUEST);
           respond(out, 400, TEXT, "Incomplete request\n", true, null);
         }
+        return;
+      }
+      if (length == 0 && !security.tls() && bytes[0] == TLS_HANDSHAKE_RECORD) {
+        // a TLS client on the plain port: no request line will come, so it is answered now, not at the timeout
+        metrics.endpointRefused(Refusal.BAD_REQUEST);
+        refuse(socket, 400, "This port serves plain HTTP, not TLS: use http://\n");
         return;
       }
       length += read;

@@ -139,7 +139,7 @@ class MetricsServerTest {
       byte[] request = concat(garbage, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       assertThat(RawHttp.send(server.port(), request, true, 30_000).status()).isEqualTo(400);
     }
-    // What a TLS client sends first: no line end at all; it ends its side, so the head is incomplete.
+    // What a TLS client sends first: no line end at all, and a first byte no request starts with.
     byte[] clientHello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03};
     assertThat(RawHttp.send(server.port(), clientHello, true, 30_000).status()).isEqualTo(400);
     assertThat(send("GET /metrics HTTP/1.1\r\n\r\n").status()).isEqualTo(200);
@@ -228,6 +228,16 @@ class MetricsServerTest {
     }
     // Those beyond the slots were closed to make room, and counted so.
     assertThat(refusals("idle_closed")).isGreaterThanOrEqualTo(60 + 1 - MetricsServer.MAX_CONNECTIONS);
+  }
+
+  @Test
+  void aTlsClientOnThePlainPortIsAnsweredAtOnce() throws Exception {
+    long start = System.nanoTime();
+    RawHttp.Response response = RawHttp.send(server.port(), new byte[] {0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00}, false, 5_000);
+    assertThat(response.status()).isEqualTo(400);
+    assertThat(response.body()).isEqualTo("This port serves plain HTTP, not TLS: use http://\n");
+    assertThat(System.nanoTime() - start).as("not at the head timeout").isLessThan(MetricsServer.HEAD_TIMEOUT_MILLIS * 1_000_000L / 2);
+    assertThat(refusals("bad_request")).isEqualTo(1);
   }
 
   @Test

@@ -122,28 +122,37 @@ class EndpointAccessTest {
     assertOneLine(toTls, "cannot read " + http + ": ");
     assertThat(toTls.err()).endsWith("(is it served over TLS? then give https://127.0.0.1:" + tlsPort + "/metrics)\n");
 
-    // the agent's plain endpoint waits for a request line that the TLS handshake never brings: no answer
-    // within the timeout (here 1 s instead of the command's 10), then a look says it is plain HTTP
+    // the agent's plain endpoint answers a TLS handshake at once, with plain HTTP
     int plainPort = serve(metrics(), EndpointSecurity.NONE).port();
     String https = "https://127.0.0.1:" + plainPort + "/metrics";
-    AccessOptions options = new AccessOptions();
-    options.caFile = certificates.caCertificate();
-    assertThatThrownBy(() -> ReportCommand.fetch(https, 1, HttpAccess.load(options)))
-        .isInstanceOf(ReportException.class)
-        .hasMessage("cannot read " + https + ": no answer within 1 s (it answers plain HTTP on that port: give http://127.0.0.1:" + plainPort + "/metrics)");
-    // a plain server that refuses what it cannot read at once (as nginx does): its answer is no TLS
-    try (java.net.ServerSocket quick = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    assertError(run("--url", https, "--ca-file", ca()),
+        "cannot read " + https + " over TLS: it does not speak TLS (is it plain HTTP? then give http://127.0.0.1:" + plainPort + "/metrics)");
+    // a plain server that waits for a request line the TLS handshake never brings: no answer within the
+    // timeout (here 1 s instead of the command's 10), then a look says it is plain HTTP
+    try (java.net.ServerSocket waiting = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       Thread answering = new Thread(() -> {
-        try (java.net.Socket socket = quick.accept()) {
-          socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        } catch (IOException e) {
-          // the test fails on its own
+        for (int i = 0; i < 2; i++) {
+          try (java.net.Socket socket = waiting.accept()) {
+            socket.setSoTimeout(3_000);
+            byte[] head = new byte[5];
+            if (socket.getInputStream().readNBytes(head, 0, 5) == 5 && head[0] == 'H') {
+              socket.getOutputStream().write("HTTP/1.0 200 OK\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            } else {
+              socket.getInputStream().readAllBytes(); // the handshake: no answer until the client gives up
+            }
+          } catch (IOException e) {
+            // the test fails on its own
+          }
         }
       });
+      answering.setDaemon(true);
       answering.start();
-      String quickHttps = "https://127.0.0.1:" + quick.getLocalPort() + "/metrics";
-      assertError(run("--url", quickHttps, "--ca-file", ca()),
-          "cannot read " + quickHttps + " over TLS: it does not speak TLS (is it plain HTTP? then give http://127.0.0.1:" + quick.getLocalPort() + "/metrics)");
+      String slowHttps = "https://127.0.0.1:" + waiting.getLocalPort() + "/metrics";
+      AccessOptions options = new AccessOptions();
+      options.caFile = certificates.caCertificate();
+      assertThatThrownBy(() -> ReportCommand.fetch(slowHttps, 1, HttpAccess.load(options)))
+          .isInstanceOf(ReportException.class)
+          .hasMessage("cannot read " + slowHttps + ": no answer within 1 s (it answers plain HTTP on that port: give http://127.0.0.1:" + waiting.getLocalPort() + "/metrics)");
       answering.join(5_000);
     }
   }

@@ -204,6 +204,18 @@ public final class ReportCommand {
     return fetch(url, TIMEOUT_SECONDS);
   }
 
+  /**
+   * The scrape at {@code url} as {@code --ca-file}, {@code --user} and {@code --password-file} reach it:
+   * trusting the CA in {@code caFile} (null: the JDK's), with basic auth when {@code user} is not null.
+   */
+  public static String fetch(String url, Path caFile, String user, Path passwordFile) throws ReportException {
+    AccessOptions options = new AccessOptions();
+    options.caFile = caFile;
+    options.user = user;
+    options.passwordFile = passwordFile;
+    return fetch(url, TIMEOUT_SECONDS, HttpAccess.load(options));
+  }
+
   static String fetch(String url, int timeoutSeconds) throws ReportException {
     return fetch(url, timeoutSeconds, HttpAccess.none());
   }

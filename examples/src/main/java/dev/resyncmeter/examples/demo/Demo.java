@@ -80,11 +80,12 @@ public final class Demo {
         default -> usage("unknown demo option " + args[i]);
       }
     }
+    StopSignal stop = StopSignal.install();
     if (library.equals("fabric8") || library.equals("josdk")) {
       if (library.equals("fabric8")) {
-        Fabric8Demo.run(metricsUrl, seconds);
+        Fabric8Demo.run(metricsUrl, seconds, stop);
       } else {
-        JosdkDemo.run(metricsUrl, seconds);
+        JosdkDemo.run(metricsUrl, seconds, stop);
       }
       System.exit(0);
     } else if (!library.equals("client-java")) {
@@ -94,12 +95,12 @@ public final class Demo {
       // In a pod: the service account's token and the cluster's address (deploy/kustomize/sample-controller).
       ApiClient client = ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
       System.out.println("demo: watching ConfigMaps of the cluster it runs in (no churn)");
-      run(client, null, metricsUrl, seconds);
+      run(client, null, metricsUrl, seconds, stop);
     } else if (kubeconfig != null) {
       try (Reader reader = readable(kubeconfig)) {
         ApiClient client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
         System.out.println("demo: watching ConfigMaps of the cluster in " + kubeconfig + " (no churn)");
-        run(client, null, metricsUrl, seconds);
+        run(client, null, metricsUrl, seconds, stop);
       }
     } else {
       try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
@@ -108,7 +109,7 @@ public final class Demo {
         }
         System.out.println("demo: embedded API server at " + server.url() + " with " + OBJECTS + " ConfigMaps");
         ApiClient client = new ClientBuilder().setBasePath(server.url()).setReadTimeout(Duration.ZERO).build();
-        run(client, server, metricsUrl, seconds);
+        run(client, server, metricsUrl, seconds, stop);
       }
     }
     System.exit(0);
@@ -164,7 +165,7 @@ public final class Demo {
     System.exit(2);
   }
 
-  private static void run(ApiClient client, EmbeddedApiServer server, String metricsUrl, long seconds) throws Exception {
+  private static void run(ApiClient client, EmbeddedApiServer server, String metricsUrl, long seconds, StopSignal stop) throws Exception {
     SharedInformerFactory factory = new SharedInformerFactory(client);
     SharedIndexInformer<V1ConfigMap> informer =
         factory.sharedIndexInformerFor(
@@ -202,8 +203,7 @@ public final class Demo {
       boolean relistDue = false;
       boolean driftDue = false;
       String drifted = null;
-      for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
-        Thread.sleep(1_000);
+      for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
         // Until a resync's reconcile repairs it, the drifted ConfigMap gets no change and the informer no
         // relist: either would bring the drift to the handlers as a change, and it is there for a resync to find.
         String unrepaired = server != null && drifted != null && stillDrifted(server, drifted) ? drifted : null;

@@ -5,6 +5,7 @@ import dev.resyncmeter.examples.fabric8.MockApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 
@@ -19,7 +20,7 @@ final class Fabric8Demo {
 
   private Fabric8Demo() {}
 
-  static void run(String metricsUrl, long seconds) throws Exception {
+  static void run(String metricsUrl, long seconds, StopSignal stop) throws Exception {
     try (MockApiServer server = MockApiServer.start()) {
       KubernetesClient client = server.client();
       for (int i = 0; i < Demo.OBJECTS; i++) {
@@ -34,8 +35,7 @@ final class Fabric8Demo {
         Random random = new Random(42);
         DemoReport report = new DemoReport(metricsUrl);
         long start = System.nanoTime();
-        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
-          Thread.sleep(1_000);
+        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
           if (tick % 3 == 0) {
             String revision = Long.toString(tick);
             // someone else's edit (a client the agent does not see): a change, no echo of the demo's own writes

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.javaoperatorsdk.operator.Operator;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 
@@ -23,7 +24,7 @@ final class JosdkDemo {
 
   private JosdkDemo() {}
 
-  static void run(String metricsUrl, long seconds) throws Exception {
+  static void run(String metricsUrl, long seconds, StopSignal stop) throws Exception {
     try (MockApiServer server = MockApiServer.start()) {
       KubernetesClient client = server.client();
       for (int i = 0; i < Demo.OBJECTS; i++) {
@@ -44,8 +45,7 @@ final class JosdkDemo {
         Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
         DemoReport report = new DemoReport(metricsUrl);
         long start = System.nanoTime();
-        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
-          Thread.sleep(1_000);
+        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
           if (tick % 3 == 0) {
             String revision = Long.toString(tick);
             // someone else's edit (a client the agent does not see), not a write of the operator's process

@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,6 +116,33 @@ class DemoIT {
     }
   }
 
+  /**
+   * Ctrl-C: SIGINT to {@code ./demo} (which is then its java process) after its first 10 s report
+   * ends it with the whole run's report, as --seconds does, and exit code 0.
+   */
+  @Test
+  void ctrlCEndsTheScriptsDemoWithTheWholeRunsReport() throws Exception {
+    int port = freePort();
+    Path out = dir.resolve("ctrl-c.out");
+    Path err = dir.resolve("ctrl-c.err");
+    Process demo = startScript(asBuilt(), port, out, err);
+    try {
+      awaitLine(out, demo, l -> l.matches("\\[\\d\\d:\\d\\d:\\d\\d\\] reconciles \\d+ \\(the controllers' own count\\)"), TIMEOUT);
+      Assumptions.assumeFalse(ignoresSigint(demo.pid()), "this test runs where SIGINT is ignored (a background job without job control): Ctrl-C cannot reach the demo");
+      assertThat(new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor()).isZero();
+      assertThat(demo.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("the demo ends after SIGINT").isTrue();
+      String transcript = Files.readString(out) + "\n--- stderr\n" + Files.readString(err);
+      assertThat(demo.exitValue()).as(transcript).isZero();
+      String stdout = Files.readString(out);
+      assertThat(stdout).as(transcript).contains("] demo: stopping; the whole run\nresync cost of http://127.0.0.1:" + port + "/metrics, since the agent started\n");
+      String whole = stdout.substring(stdout.indexOf("] demo: stopping; the whole run"));
+      assertThat(whole).as(transcript).contains("\nHandlers\n  ConfigMap configmap-drift-repair (resync every 5 s)\n").contains("\nControllers\n").contains("\nInformers\n");
+      assertThat(stdout + Files.readString(err)).as(transcript).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain(" ERROR ");
+    } finally {
+      demo.destroyForcibly();
+    }
+  }
+
   /** {@code ./demo --help}: every option the demo takes, each described, without Maven or Java. */
   @Test
   void theScriptsHelpDescribesEveryOptionOfTheDemoWithoutBuildingOrStartingJava() throws Exception {
@@ -203,22 +232,77 @@ class DemoIT {
    * the head of its PATH and the agent's port {@code port}; any other RESYNC_METER_ variable removed.
    */
   private Script script(Duration timeout, Path first, int port, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("demo").toString()));
-    command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "demo", ".out");
     Path err = Files.createTempFile(dir, "demo", ".err");
-    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
-    Map<String, String> environment = builder.environment();
-    environment.keySet().removeIf(k -> k.startsWith("RESYNC_METER_") || k.equals("MAVEN_OPTS"));
-    environment.put("RESYNC_METER_PORT", Integer.toString(port));
-    environment.put("PATH", first + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-    Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    Process process = startScript(first, port, out, err, args);
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       throw new AssertionError("./demo " + String.join(" ", args) + " did not end within " + timeout + "\n" + Files.readString(err));
     }
     return new Script(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  /** Starts {@code ./demo} as {@link #script} runs it, its output going to {@code out} and {@code err}. */
+  private Process startScript(Path first, int port, Path out, Path err, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("demo").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+    Map<String, String> environment = builder.environment();
+    environment.keySet().removeIf(k -> k.startsWith("RESYNC_METER_") || k.equals("MAVEN_OPTS"));
+    environment.put("RESYNC_METER_PORT", Integer.toString(port));
+    environment.put("PATH", first + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    return builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+  }
+
+  /**
+   * A PATH head for {@code ./demo} on the jars this build made: the tests' JDK's {@code java}, an
+   * {@code mvn} that must not run, and the demo's build stamp made now (the jars were built from the
+   * sources as they are, as the script's own build would have left them).
+   */
+  private Path asBuilt() throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("as-built"));
+    Map<String, String> scripts = Map.of("mvn", "echo 'mvn must not run' >&2; exit 99", "java", "exec '" + AgentProcess.javaHome().resolve("bin/java") + "' \"$@\"");
+    for (Map.Entry<String, String> script : scripts.entrySet()) {
+      Path file = bin.resolve(script.getKey());
+      Files.writeString(file, "#!/bin/sh\n" + script.getValue() + "\n");
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    AgentProcess.examplesJar();
+    Files.writeString(STAMP, "");
+    return bin;
+  }
+
+  /** The first line of {@code file} that matches, waiting for it at most {@code timeout}. */
+  private static String awaitLine(Path file, Process process, Predicate<String> match, Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        if (match.test(line)) {
+          return line;
+        }
+      }
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        throw new AssertionError("no such line in " + file + (process.isAlive() ? " within " + timeout : ", and the process ended") + ":\n" + Files.readString(file));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Whether {@code pid} ignores SIGINT (as processes of a background job of a shell without job control do). */
+  private static boolean ignoresSigint(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("SigIgn:")) {
+        return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & 0b10) != 0;
+      }
+    }
+    return false;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 
   /** A folder with an {@code mvn} and a {@code java} that run {@code body}. */

@@ -20,7 +20,7 @@ final class Fabric8Demo {
 
   private Fabric8Demo() {}
 
-  static void run(String metricsUrl, long seconds, StopSignal stop) throws Exception {
+  static void run(AgentEndpoint endpoint, long seconds, StopSignal stop) throws Exception {
     try (MockApiServer server = MockApiServer.start()) {
       KubernetesClient client = server.client();
       for (int i = 0; i < Demo.OBJECTS; i++) {
@@ -31,9 +31,9 @@ final class Fabric8Demo {
       try (Fabric8Sample<ConfigMap> sample = new Fabric8Sample<>(client, ConfigMap.class, NAMESPACE, Demo.RESYNC_PERIOD.toMillis(), null).start()) {
         System.out.println(
             "demo: fabric8 informer with handlers VersionCheckingHandler and EveryUpdateHandler, resync every "
-                + Demo.RESYNC_PERIOD.toSeconds() + " s, against fabric8's mock server with " + Demo.OBJECTS + " ConfigMaps; metrics at " + metricsUrl);
+                + Demo.RESYNC_PERIOD.toSeconds() + " s, against fabric8's mock server with " + Demo.OBJECTS + " ConfigMaps; " + endpoint.where());
         Random random = new Random(42);
-        DemoReport report = new DemoReport(metricsUrl);
+        DemoReport report = new DemoReport(endpoint);
         long start = System.nanoTime();
         for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
           if (tick % 3 == 0) {

@@ -24,7 +24,7 @@ final class JosdkDemo {
 
   private JosdkDemo() {}
 
-  static void run(String metricsUrl, long seconds, StopSignal stop) throws Exception {
+  static void run(AgentEndpoint endpoint, long seconds, StopSignal stop) throws Exception {
     try (MockApiServer server = MockApiServer.start()) {
       KubernetesClient client = server.client();
       for (int i = 0; i < Demo.OBJECTS; i++) {
@@ -40,10 +40,10 @@ final class JosdkDemo {
       try {
         System.out.println(
             "demo: JOSDK operator " + ConfigMapOperator.NAME + " (maxReconciliationInterval 2 s) against fabric8's mock server with "
-                + Demo.OBJECTS + " ConfigMaps, and " + DriftRepairingOperator.ECHOED + ", whose reconcile writes it (its write comes back); metrics at " + metricsUrl);
+                + Demo.OBJECTS + " ConfigMaps, and " + DriftRepairingOperator.ECHOED + ", whose reconcile writes it (its write comes back); " + endpoint.where());
         Random random = new Random(42);
         Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
-        DemoReport report = new DemoReport(metricsUrl);
+        DemoReport report = new DemoReport(endpoint);
         long start = System.nanoTime();
         for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
           if (tick % 3 == 0) {

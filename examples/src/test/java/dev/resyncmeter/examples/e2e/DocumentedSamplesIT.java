@@ -29,7 +29,7 @@ class DocumentedSamplesIT {
   /** The runs samples may name (see {@link Documentation}). */
   static final Set<String> SAMPLES = Set.of(
           "demo client-java", "demo fabric8", "demo josdk", "start line", "report window", "attach", "attach line", "attach bad argument",
-          "attach port in use");
+          "attach port in use", "demo port in use");
 
   static final Set<String> KEY_SAMPLES = Set.of("report json");
 
@@ -69,6 +69,12 @@ class DocumentedSamplesIT {
       outputs.put("start line", clientJava.agentLines().subList(0, 1));
     } finally {
       demos.values().forEach(AgentProcess::close);
+    }
+    // the demo where another program has the agent's port (on every address, as the agent binds by default)
+    try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("0.0.0.0"));
+        AgentProcess demo = AgentProcess.start("port=" + taken.getLocalPort(), Map.of(), "demo")) {
+      assertThat(demo.waitFor(TIMEOUT)).as(demo.transcript()).isEqualTo(1);
+      outputs.put("demo port in use", demo.stderr().stream().filter(l -> l.startsWith("demo: ")).toList());
     }
     try (AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
       host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);

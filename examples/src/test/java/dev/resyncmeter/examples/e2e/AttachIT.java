@@ -232,6 +232,12 @@ class AttachIT {
     Command unknown = agentCommand("detach");
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).startsWith("resync-meter: unknown command 'detach'");
+    Command version = agentCommand("--version");
+    assertThat(version.exit()).as(version.err()).isZero();
+    assertThat(version.out()).matches("resync-meter \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n");
+    Command help = agentCommand("--help");
+    assertThat(help.exit()).isZero();
+    assertThat(help.out()).contains("--format table|json|markdown").contains("--fail-on CONDITION").contains("--prometheus URL");
   }
 
   /**

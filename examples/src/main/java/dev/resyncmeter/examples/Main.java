@@ -4,8 +4,25 @@ import dev.resyncmeter.examples.demo.Demo;
 import dev.resyncmeter.examples.scenario.ResyncScenario;
 import java.util.Arrays;
 
-/** {@code java -jar resync-meter-examples.jar [demo|scenario] [args...]}: demo by default. */
+/**
+ * {@code java -jar resync-meter-examples.jar [demo [OPTIONS]]}: the demo by default. The other
+ * commands are the scenarios and stand-in hosts of the end-to-end tests; the usage names only what a
+ * user runs.
+ */
 public final class Main {
+
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: java -jar examples/target/resync-meter-examples.jar [demo [OPTIONS]]",
+          "  demo [OPTIONS]   the sample controllers, with a report every 10 s and of the whole run from the",
+          "                   resync-meter agent in the same JVM (the default command; demo --help lists its options)",
+          "  --help, -h       this text",
+          "With the agent, from the repository's root: ./demo, or",
+          "  java -javaagent:agent/target/resync-meter-agent.jar -jar examples/target/resync-meter-examples.jar demo",
+          "Without it, to try attach: start the demo as above without -javaagent, then in another terminal",
+          "  java -jar agent/target/resync-meter-agent.jar attach resync-meter-examples port=0",
+          "(The jar's other commands are the scenarios of the project's end-to-end tests.)");
 
   private Main() {}
 
@@ -47,8 +64,10 @@ public final class Main {
       case "exit" -> exit(rest);
       case "idle" -> idle();
       case "properties" -> properties();
+      case "--help", "-h", "help" -> System.out.println(USAGE);
       default -> {
-        System.err.println("usage: java -jar resync-meter-examples.jar [demo [--kubeconfig FILE] | scenario [N K M R] | reconcile-scenario [phases|attach|api-requests|stress] | memory-scenario [KEYS OBJECTS] | mock-scenario | fabric8-scenario [--kind ConfigMap|Secret] | josdk-scenario | mixed-scenario | echo-scenario | fabric8-echo-scenario | josdk-echo-scenario | exit CODE | idle | properties]");
+        System.err.println("resync-meter-examples: unknown command '" + command + "'");
+        System.err.println(USAGE);
         System.exit(2);
       }
     }

@@ -239,7 +239,7 @@ public final class ReportCommand {
         }
         if (status != 200) {
           String reason = connection.getResponseMessage();
-          throw new ReportException(url + " answered HTTP " + status + (reason == null ? "" : " " + reason) + ", not the metrics");
+          throw new ReportException(OtherAnswer.of(url, status, reason, connection));
         }
         try (InputStream in = connection.getInputStream()) {
           return new String(in.readAllBytes(), StandardCharsets.UTF_8);

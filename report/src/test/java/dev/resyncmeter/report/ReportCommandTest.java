@@ -184,7 +184,7 @@ class ReportCommandTest {
     server.start();
     try {
       String base = "http://127.0.0.1:" + server.getAddress().getPort();
-      assertError(run("--url", base + "/metrics", "--window", "1ms"), base + "/metrics answered HTTP 404 Not Found, not the metrics");
+      assertError(run("--url", base + "/metrics", "--window", "1ms"), base + "/metrics answered HTTP 404 Not Found, not the metrics: " + OtherAnswerTest.NOT_THE_AGENT);
       assertError(run("--url", base + "/page", "--window", "1ms"), base + "/page is not Prometheus text: line 1 is no sample (<html><body>a web page</body></html>)");
     } finally {
       server.stop(0);

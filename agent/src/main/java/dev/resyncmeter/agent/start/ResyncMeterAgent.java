@@ -303,7 +303,8 @@ public final class ResyncMeterAgent {
     return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
 
-  static String version() {
+  /** The agent's version, as its build stamped it; {@code unknown} without the stamp. */
+  public static String version() {
     try (InputStream in = ResyncMeterAgent.class.getResourceAsStream("/dev/resyncmeter/agent/version.txt")) {
       return in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
     } catch (Exception e) {

@@ -11,6 +11,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.options.ListOptions;
 import dev.resyncmeter.report.Problems;
 import java.io.IOException;
 import java.io.Reader;
@@ -61,7 +63,7 @@ public final class Demo {
 
   public static void main(String[] args) throws Exception {
     quietStop();
-    String metricsUrl = "http://127.0.0.1:9464/metrics";
+    String metricsUrl = null;
     String kubeconfig = null;
     boolean inCluster = false;
     long seconds = Long.MAX_VALUE;
@@ -80,27 +82,38 @@ public final class Demo {
         default -> usage("unknown demo option " + args[i]);
       }
     }
-    if (library.equals("fabric8") || library.equals("josdk")) {
-      if (library.equals("fabric8")) {
-        Fabric8Demo.run(metricsUrl, seconds);
-      } else {
-        JosdkDemo.run(metricsUrl, seconds);
-      }
-      System.exit(0);
-    } else if (!library.equals("client-java")) {
+    if (!library.equals("client-java") && !library.equals("fabric8") && !library.equals("josdk")) {
       usage("unknown library " + library);
     }
-    if (inCluster) {
-      // In a pod: the service account's token and the cluster's address (deploy/kustomize/sample-controller).
-      ApiClient client = ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
-      System.out.println("demo: watching ConfigMaps of the cluster it runs in (no churn)");
-      run(client, null, metricsUrl, seconds);
-    } else if (kubeconfig != null) {
-      try (Reader reader = readable(kubeconfig)) {
-        ApiClient client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
-        System.out.println("demo: watching ConfigMaps of the cluster in " + kubeconfig + " (no churn)");
-        run(client, null, metricsUrl, seconds);
+    if (kubeconfig != null && inCluster) {
+      usage("--kubeconfig FILE or --in-cluster, not both");
+    }
+    if (!library.equals("client-java") && (kubeconfig != null || inCluster)) {
+      usage((inCluster ? "--in-cluster" : "--kubeconfig") + " is for --library client-java: the " + library + " demo runs against fabric8's mock server");
+    }
+    String noEndpoint = AgentEndpoint.startedWithoutEndpoint();
+    if (noEndpoint != null) {
+      System.err.println("demo: " + noEndpoint);
+      System.exit(1);
+    }
+    AgentEndpoint endpoint = new AgentEndpoint(metricsUrl);
+    StopSignal stop = StopSignal.install();
+    if (library.equals("fabric8")) {
+      Fabric8Demo.run(endpoint, seconds, stop);
+    } else if (library.equals("josdk")) {
+      JosdkDemo.run(endpoint, seconds, stop);
+    } else if (inCluster || kubeconfig != null) {
+      // A real cluster: in a pod (deploy/kustomize/sample-controller), or a kubeconfig's. One list first,
+      // so that a cluster the demo cannot use is one line rather than the reflector's retries.
+      ApiClient client = inCluster ? inClusterClient() : kubeconfigClient(kubeconfig);
+      String cluster = inCluster ? "the cluster it runs in" : "the cluster in " + kubeconfig;
+      String cannotList = cannotList(client);
+      if (cannotList != null) {
+        System.err.println("demo: cannot list the ConfigMaps of " + cluster + " (" + client.getBasePath() + "): " + cannotList);
+        System.exit(1);
       }
+      System.out.println("demo: watching ConfigMaps of " + cluster + " (no churn)");
+      run(client, null, endpoint, seconds, stop);
     } else {
       try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
         for (int i = 0; i < OBJECTS; i++) {
@@ -108,17 +121,105 @@ public final class Demo {
         }
         System.out.println("demo: embedded API server at " + server.url() + " with " + OBJECTS + " ConfigMaps");
         ApiClient client = new ClientBuilder().setBasePath(server.url()).setReadTimeout(Duration.ZERO).build();
-        run(client, server, metricsUrl, seconds);
+        run(client, server, endpoint, seconds, stop);
       }
     }
     System.exit(0);
   }
 
   /**
+   * The client of the pod's service account (its token and the cluster's address), or one line on stderr and exit code 2 where there is
+   * none: client-java's own {@code ClientBuilder.cluster()} throws a NumberFormatException outside a pod.
+   */
+  private static ApiClient inClusterClient() {
+    String host = System.getenv("KUBERNETES_SERVICE_HOST");
+    String port = System.getenv("KUBERNETES_SERVICE_PORT");
+    if (host == null || host.isBlank() || port == null || port.isBlank()) {
+      System.err.println(
+          "demo: --in-cluster runs in a pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set here (outside a cluster, give --kubeconfig FILE)");
+      System.exit(2);
+    }
+    try {
+      return ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
+    } catch (IOException | RuntimeException e) {
+      System.err.println("demo: --in-cluster: cannot use the pod's service account (/var/run/secrets/kubernetes.io/serviceaccount): " + inWords(e));
+      System.exit(2);
+      return null;
+    }
+  }
+
+  /** The client of the kubeconfig's current context, or one line on stderr and exit code 2. */
+  private static ApiClient kubeconfigClient(String kubeconfig) {
+    try (Reader reader = readable(kubeconfig)) {
+      return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
+    } catch (IOException e) {
+      System.err.println("demo: cannot use the kubeconfig " + kubeconfig + ": " + inWords(e));
+    } catch (ClassCastException | NullPointerException notTheShape) {
+      System.err.println("demo: cannot use the kubeconfig " + kubeconfig + ": it is not a kubeconfig (YAML with clusters, users and contexts)");
+    } catch (RuntimeException e) {
+      System.err.println("demo: cannot use the kubeconfig " + kubeconfig + ": it is not a kubeconfig: " + inWords(e));
+    }
+    System.exit(2);
+    return null;
+  }
+
+  /**
+   * Lists one ConfigMap as the informer lists them (all namespaces), waiting at most {@link
+   * #PROBE_TIMEOUT} for the answer: null when the cluster answers, else why not, in words. Without it
+   * an unreachable cluster gave 12 s of the reflector's stack traces and an empty report, and exit 0.
+   */
+  static String cannotList(ApiClient client) {
+    int readTimeout = client.getReadTimeout();
+    client.setReadTimeout((int) PROBE_TIMEOUT.toMillis());
+    try {
+      ListOptions one = new ListOptions();
+      one.setLimit(1);
+      KubernetesApiResponse<V1ConfigMapList> answer =
+          new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client).list(one);
+      if (answer.isSuccess()) {
+        return null;
+      }
+      String message = answer.getStatus() == null ? null : answer.getStatus().getMessage();
+      return "HTTP " + answer.getHttpStatusCode() + (message == null || message.isBlank() ? "" : ": " + message);
+    } catch (RuntimeException e) {
+      // the client's IOException comes wrapped: refused, no such host, TLS, no answer in time
+      return inWords(e);
+    } finally {
+      client.setReadTimeout(readTimeout);
+    }
+  }
+
+  /** How long the first list of a real cluster may take to answer. */
+  static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** What went wrong, in words for the end of one line: the innermost I/O problem, else the first line of the message. */
+  private static String inWords(Throwable e) {
+    IOException io = null;
+    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof java.net.SocketTimeoutException) {
+        return "no answer within " + PROBE_TIMEOUT.toSeconds() + " s";
+      }
+      if (t instanceof IOException found) {
+        io = found;
+      }
+    }
+    if (io != null) {
+      return Problems.inWords(io);
+    }
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("").strip();
+    return message.replaceAll("([a-z_$][\\w$]*\\.)+[A-Z][\\w$]*: ", "");
+  }
+
+  /**
    * client-java's listener and controller threads log their interruption at ERROR with a stack trace
-   * when the demo stops them, and fabric8's mock server logs every request: neither is news here.
+   * when the demo stops them, and fabric8's mock server logs every request: neither is news here. Nor
+   * is the libraries' INFO (every list and watch, every controller's exit): the demo started with
+   * {@code java -jar}, without {@code ./demo}'s settings, logs WARN and above too.
    */
   private static void quietStop() {
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
     for (String logger : new String[] {"io.kubernetes.client.informer.cache.ProcessorListener", "io.kubernetes.client.informer.cache.Controller",
         "io.kubernetes.client.extended.controller.ControllerManager"}) {
       if (System.getProperty("org.slf4j.simpleLogger.log." + logger) == null) {
@@ -164,7 +265,7 @@ public final class Demo {
     System.exit(2);
   }
 
-  private static void run(ApiClient client, EmbeddedApiServer server, String metricsUrl, long seconds) throws Exception {
+  private static void run(ApiClient client, EmbeddedApiServer server, AgentEndpoint endpoint, long seconds, StopSignal stop) throws Exception {
     SharedInformerFactory factory = new SharedInformerFactory(client);
     SharedIndexInformer<V1ConfigMap> informer =
         factory.sharedIndexInformerFor(
@@ -179,10 +280,10 @@ public final class Demo {
       System.out.println(
           "demo: controllers " + SampleController.EVERY_UPDATE + (driftRepair ? ", " : " and ") + SampleController.RV_FILTER
               + (driftRepair ? " and " + SampleController.DRIFT_REPAIR : "") + " running, resync every " + RESYNC_PERIOD.toSeconds()
-              + " s; metrics at " + metricsUrl);
+              + " s; " + endpoint.where());
       Random random = new Random(42);
       Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
-      DemoReport report = new DemoReport(metricsUrl);
+      DemoReport report = new DemoReport(endpoint);
       // They write what they watch: only on the demo's own API server, never on a user's cluster.
       // An API server of their own: the demo's expired watches and drifts do not reach them.
       EmbeddedApiServer echoServer = null;
@@ -202,8 +303,7 @@ public final class Demo {
       boolean relistDue = false;
       boolean driftDue = false;
       String drifted = null;
-      for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
-        Thread.sleep(1_000);
+      for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
         // Until a resync's reconcile repairs it, the drifted ConfigMap gets no change and the informer no
         // relist: either would bring the drift to the handlers as a change, and it is there for a resync to find.
         String unrepaired = server != null && drifted != null && stillDrifted(server, drifted) ? drifted : null;

@@ -10,40 +10,58 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * The demos' summaries: the report of {@code java -jar resync-meter-agent.jar report}, read from the
- * agent's own endpoint over HTTP, each for the window since the one before (the first since the demo
- * began); at the end, since the agent started.
+ * agent's own endpoint over HTTP ({@link AgentEndpoint}), each for the window since the one before
+ * (the first since the demo began, or since the agent was attached); at the end, since the agent
+ * started.
  */
 final class DemoReport {
 
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
-  private final String metricsUrl;
+  private final AgentEndpoint endpoint;
+  /** Whether a report found no agent serving in this JVM: the first after an attach says where it serves. */
+  private boolean waiting;
   private Scrape previous;
   private long previousNanos;
 
   /** Scrapes once, quietly, for the first report's window; if that fails, the first report says why. */
-  DemoReport(String metricsUrl) {
-    this.metricsUrl = metricsUrl;
-    try {
-      previous = Scrape.parse(ReportCommand.fetch(metricsUrl), metricsUrl);
-      previousNanos = System.nanoTime();
-    } catch (ReportException e) {
-      // without it, the first report covers the time since the agent started, and says so
+  DemoReport(AgentEndpoint endpoint) {
+    this.endpoint = endpoint;
+    String url = endpoint.url();
+    if (url != null) {
+      try {
+        previous = Scrape.parse(ReportCommand.fetch(url), url);
+        previousNanos = System.nanoTime();
+      } catch (ReportException e) {
+        // without it, the first report covers the time since the agent started, and says so
+      }
     }
   }
 
   /** The report of the window since the last one. */
   void print(String headline) {
     String now = stamp(LocalTime.now());
+    String url = endpoint.url();
+    if (url == null) {
+      // no agent serves in this JVM (yet): another JVM's agent on the default port is not this one's
+      System.out.println(now + " " + endpoint.whyNothingToRead());
+      waiting = true;
+      return;
+    }
+    if (waiting) {
+      System.out.println("demo: the agent attached to this JVM serves " + url + ": the reports read it there");
+      waiting = false;
+    }
     try {
-      Scrape scrape = Scrape.parse(ReportCommand.fetch(metricsUrl), metricsUrl);
+      Scrape scrape = Scrape.parse(ReportCommand.fetch(url), url);
       long nanos = System.nanoTime();
       ResyncReport report = ResyncReport.of(previous, scrape, previous == null ? null : (nanos - previousNanos) / 1e9);
       previous = scrape;
       previousNanos = nanos;
-      System.out.print(now + " " + headline + "\n" + TableFormat.render(report, metricsUrl));
+      System.out.print(now + " " + headline + "\n" + TableFormat.render(report, url));
     } catch (ReportException e) {
-      System.out.println(now + " " + e.getMessage() + ": is the agent attached (-javaagent) on that port?");
+      String why = endpoint.whyNothingToRead();
+      System.out.println(now + " " + (why != null ? why : e.getMessage()));
     }
   }
 

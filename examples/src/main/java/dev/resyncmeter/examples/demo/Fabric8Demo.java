@@ -5,6 +5,7 @@ import dev.resyncmeter.examples.fabric8.MockApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 
@@ -19,7 +20,7 @@ final class Fabric8Demo {
 
   private Fabric8Demo() {}
 
-  static void run(String metricsUrl, long seconds) throws Exception {
+  static void run(AgentEndpoint endpoint, long seconds, StopSignal stop) throws Exception {
     try (MockApiServer server = MockApiServer.start()) {
       KubernetesClient client = server.client();
       for (int i = 0; i < Demo.OBJECTS; i++) {
@@ -30,12 +31,11 @@ final class Fabric8Demo {
       try (Fabric8Sample<ConfigMap> sample = new Fabric8Sample<>(client, ConfigMap.class, NAMESPACE, Demo.RESYNC_PERIOD.toMillis(), null).start()) {
         System.out.println(
             "demo: fabric8 informer with handlers VersionCheckingHandler and EveryUpdateHandler, resync every "
-                + Demo.RESYNC_PERIOD.toSeconds() + " s, against fabric8's mock server with " + Demo.OBJECTS + " ConfigMaps; metrics at " + metricsUrl);
+                + Demo.RESYNC_PERIOD.toSeconds() + " s, against fabric8's mock server with " + Demo.OBJECTS + " ConfigMaps; " + endpoint.where());
         Random random = new Random(42);
-        DemoReport report = new DemoReport(metricsUrl);
+        DemoReport report = new DemoReport(endpoint);
         long start = System.nanoTime();
-        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
-          Thread.sleep(1_000);
+        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
           if (tick % 3 == 0) {
             String revision = Long.toString(tick);
             // someone else's edit (a client the agent does not see): a change, no echo of the demo's own writes

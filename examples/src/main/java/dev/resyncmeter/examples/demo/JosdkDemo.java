@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.javaoperatorsdk.operator.Operator;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 
@@ -23,7 +24,7 @@ final class JosdkDemo {
 
   private JosdkDemo() {}
 
-  static void run(String metricsUrl, long seconds) throws Exception {
+  static void run(AgentEndpoint endpoint, long seconds, StopSignal stop) throws Exception {
     try (MockApiServer server = MockApiServer.start()) {
       KubernetesClient client = server.client();
       for (int i = 0; i < Demo.OBJECTS; i++) {
@@ -39,13 +40,12 @@ final class JosdkDemo {
       try {
         System.out.println(
             "demo: JOSDK operator " + ConfigMapOperator.NAME + " (maxReconciliationInterval 2 s) against fabric8's mock server with "
-                + Demo.OBJECTS + " ConfigMaps, and " + DriftRepairingOperator.ECHOED + ", whose reconcile writes it (its write comes back); metrics at " + metricsUrl);
+                + Demo.OBJECTS + " ConfigMaps, and " + DriftRepairingOperator.ECHOED + ", whose reconcile writes it (its write comes back); " + endpoint.where());
         Random random = new Random(42);
         Random drifts = new Random(7); // apart from the churn's, so the churn changes the same ConfigMaps as without drifts
-        DemoReport report = new DemoReport(metricsUrl);
+        DemoReport report = new DemoReport(endpoint);
         long start = System.nanoTime();
-        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds; tick++) {
-          Thread.sleep(1_000);
+        for (long tick = 1; (System.nanoTime() - start) / 1_000_000_000L < seconds && !stop.await(Duration.ofSeconds(1)); tick++) {
           if (tick % 3 == 0) {
             String revision = Long.toString(tick);
             // someone else's edit (a client the agent does not see), not a write of the operator's process

@@ -62,6 +62,11 @@ final class AgentProcess extends ForkedJvm {
     return startWithoutAgent(List.of(), command);
   }
 
+  /** Starts the examples jar without the agent, with these environment variables set (an empty value stands for unset). */
+  static AgentProcess startWithoutAgent(Map<String, String> environment, String... command) throws IOException {
+    return launch(javaHome(), List.of(), examplesJarLaunch(), environment, command);
+  }
+
   /** Starts the examples jar without the agent, with these JVM options: the same program for comparison. */
   static AgentProcess startWithoutAgent(List<String> jvmOptions, String... command) throws IOException {
     return launch(javaHome(), jvmOptions, examplesJarLaunch(), Map.of(), command);

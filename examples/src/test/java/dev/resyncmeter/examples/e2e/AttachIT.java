@@ -193,6 +193,37 @@ class AttachIT {
     }
   }
 
+  /**
+   * The demo started without the agent, as docs/attach-and-report.md shows for trying attach: it says
+   * no agent is there yet, and after an attach with port=0 (the agent on every address, on a port it
+   * picks) its reports read that port, the whole run's too.
+   */
+  @Test
+  void theDemoStartedWithoutTheAgentReportsFromThePortTheAttachedAgentServes() throws Exception {
+    try (AgentProcess demo = AgentProcess.startWithoutAgent("demo", "--seconds", "21")) {
+      String pid = Long.toString(demo.pid());
+      String banner = demo.awaitStdout(l -> l.startsWith("demo: controllers configmap-every-update"), TIMEOUT);
+      assertThat(banner)
+          .endsWith("; no metrics yet: no resync-meter agent in this JVM (pid " + pid + "); attach one (java -jar agent/target/resync-meter-agent.jar attach "
+              + pid + " port=0) and the reports read where it serves");
+      Command attach = agentCommand("attach", pid, "port=0");
+      assertThat(attach.exit()).as(attach.err()).isZero();
+      Matcher served = Pattern.compile("serving http://0\\.0\\.0\\.0:(\\d+)/metrics; counting starts now").matcher(attach.out());
+      assertThat(served.find()).as(attach.out()).isTrue();
+      String url = "http://127.0.0.1:" + served.group(1) + "/metrics";
+      assertThat(demo.waitFor(TIMEOUT)).as(demo.transcript()).isZero();
+      List<String> out = demo.stdout();
+      assertThat(out).as(demo.transcript()).contains("resync cost of " + url + ", since the agent started");
+      int whole = out.indexOf(out.stream().filter(l -> l.endsWith("] demo: stopping; the whole run")).findFirst().orElseThrow());
+      assertThat(out.get(whole + 1)).isEqualTo("resync cost of " + url + ", since the agent started");
+      assertThat(out.subList(whole, out.size())).as(demo.transcript()).contains("  ConfigMap configmap-every-update (resync every 5 s)");
+      // before the attach, if a report came then: no agent yet, never another JVM's port
+      assertThat(out).as(demo.transcript()).noneMatch(l -> l.contains(":9464/"));
+      assertThat(out).filteredOn(l -> l.matches("\\[\\d\\d:\\d\\d:\\d\\d\\] no resync-meter agent .*")).hasSizeLessThanOrEqualTo(1);
+      assertThat(demo.stderr()).as(demo.transcript()).noneMatch(l -> l.contains("Exception") || l.startsWith("\tat "));
+    }
+  }
+
   @Test
   void aBadCommandLineGivesTheUsageWithExitTwo() throws Exception {
     Command none = agentCommand("attach");
@@ -201,6 +232,12 @@ class AttachIT {
     Command unknown = agentCommand("detach");
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).startsWith("resync-meter: unknown command 'detach'");
+    Command version = agentCommand("--version");
+    assertThat(version.exit()).as(version.err()).isZero();
+    assertThat(version.out()).matches("resync-meter \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n");
+    Command help = agentCommand("--help");
+    assertThat(help.exit()).isZero();
+    assertThat(help.out()).contains("--format table|json|markdown").contains("--fail-on CONDITION").contains("--prometheus URL");
   }
 
   /**

@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,6 +94,31 @@ class DemoIT {
       // the window is the time between the two scrapes as measured: 1 s, more on a busy machine
       assertThat(table.out()).containsPattern("\\Aresync cost of " + java.util.regex.Pattern.quote(url) + ", over (1\\.\\d|[2-9]\\.\\d) s\n");
       assertThat(table.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+      // the agent's own answer to another path: the report tells it from another program's
+      AttachIT.Command wrongPath = AttachIT.agentCommand("report", "--url", "http://127.0.0.1:" + port + "/metric", "--window", "1ms");
+      assertThat(wrongPath.err())
+          .isEqualTo("resync-meter report: http://127.0.0.1:" + port + "/metric answered HTTP 404 Not Found, not the metrics: the agent serves its metrics at the path /metrics only\n");
+    }
+  }
+
+  /** The examples jar's own --help: the usage a user needs (the demo, with and without the agent), exit code 0. */
+  @Test
+  void theExamplesJarsHelpIsForUsersAndExitsZero() throws Exception {
+    try (AgentProcess help = AgentProcess.startWithoutAgent("--help")) {
+      assertThat(help.waitFor(TIMEOUT)).isZero();
+      assertThat(help.stderr()).isEmpty();
+      assertThat(help.stdout().get(0)).isEqualTo("usage: java -jar examples/target/resync-meter-examples.jar [demo [OPTIONS]]");
+      assertThat(String.join("\n", help.stdout()))
+          .contains("  java -javaagent:agent/target/resync-meter-agent.jar -jar examples/target/resync-meter-examples.jar demo")
+          .contains("  java -jar agent/target/resync-meter-agent.jar attach resync-meter-examples port=0")
+          .doesNotContain("reconcile-scenario")
+          .doesNotContain("idle");
+    }
+    try (AgentProcess unknown = AgentProcess.startWithoutAgent("--colour")) {
+      assertThat(unknown.waitFor(TIMEOUT)).isEqualTo(2);
+      assertThat(unknown.stdout()).isEmpty();
+      assertThat(unknown.stderr().get(0)).isEqualTo("resync-meter-examples: unknown command '--colour'");
+      assertThat(unknown.stderr().get(1)).startsWith("usage: java -jar examples/target/resync-meter-examples.jar");
     }
   }
 
@@ -111,6 +138,152 @@ class DemoIT {
     try (AgentProcess demo = AgentProcess.startWithoutAgent("demo", "--kubeconfig", "/nonexistent/kubeconfig")) {
       assertThat(demo.waitFor(TIMEOUT)).isEqualTo(2);
       assertThat(demo.stderr()).containsExactly("demo: cannot read the kubeconfig /nonexistent/kubeconfig: no such file");
+    }
+  }
+
+  /**
+   * Ctrl-C: SIGINT to {@code ./demo} (which is then its java process) after its first 10 s report
+   * ends it with the whole run's report, as --seconds does, and exit code 0.
+   */
+  @Test
+  void ctrlCEndsTheScriptsDemoWithTheWholeRunsReport() throws Exception {
+    int port = freePort();
+    Path out = dir.resolve("ctrl-c.out");
+    Path err = dir.resolve("ctrl-c.err");
+    Process demo = startScript(asBuilt(), port, out, err);
+    try {
+      awaitLine(out, demo, l -> l.matches("\\[\\d\\d:\\d\\d:\\d\\d\\] reconciles \\d+ \\(the controllers' own count\\)"), TIMEOUT);
+      Assumptions.assumeFalse(ignoresSigint(demo.pid()), "this test runs where SIGINT is ignored (a background job without job control): Ctrl-C cannot reach the demo");
+      assertThat(new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor()).isZero();
+      assertThat(demo.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("the demo ends after SIGINT").isTrue();
+      String transcript = Files.readString(out) + "\n--- stderr\n" + Files.readString(err);
+      assertThat(demo.exitValue()).as(transcript).isZero();
+      String stdout = Files.readString(out);
+      assertThat(stdout).as(transcript).contains("] demo: stopping; the whole run\nresync cost of http://127.0.0.1:" + port + "/metrics, since the agent started\n");
+      String whole = stdout.substring(stdout.indexOf("] demo: stopping; the whole run"));
+      assertThat(whole).as(transcript).contains("\nHandlers\n  ConfigMap configmap-drift-repair (resync every 5 s)\n").contains("\nControllers\n").contains("\nInformers\n");
+      assertThat(stdout + Files.readString(err)).as(transcript).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain(" ERROR ");
+    } finally {
+      demo.destroyForcibly();
+    }
+  }
+
+  /**
+   * {@code ./demo} where another program has the port: the agent cannot serve, and the demo says so
+   * in one line naming RESYNC_METER_PORT, exit code 1, instead of reports that blame a missing agent;
+   * the report command against that port says something other than the agent answers there. With
+   * RESYNC_METER_PORT=0 the demo reads the port the agent picked.
+   */
+  @Test
+  void aPortAnotherProgramHasStopsTheDemoWithALineNamingResyncMeterPort() throws Exception {
+    com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress(0), 0);
+    other.createContext("/", exchange -> {
+      byte[] page = "<html><body>Not Found</body></html>\n".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(404, page.length);
+      exchange.getResponseBody().write(page);
+      exchange.close();
+    });
+    other.start();
+    try {
+      int taken = other.getAddress().getPort();
+      Path bin = asBuilt();
+      Script demo = script(Duration.ofSeconds(60), bin, taken, "--seconds", "11");
+      String transcript = "--- stdout\n" + demo.out() + "\n--- stderr\n" + demo.err();
+      assertThat(demo.exit()).as(transcript).isEqualTo(1);
+      assertThat(demo.out()).as(transcript).isEmpty();
+      assertThat(demo.err().lines())
+          .as(transcript)
+          .contains("[resync-meter] WARN cannot serve metrics on 0.0.0.0:" + taken + ": the port is in use; counting goes on without an endpoint");
+      assertThat(demo.err().lines().filter(l -> !l.startsWith("[resync-meter] ")))
+          .as(transcript)
+          .containsExactly(
+              "demo: the agent runs but cannot serve metrics on 0.0.0.0:" + taken + ": the port is in use (another program has it), so there is"
+                  + " nothing to report; choose another port with RESYNC_METER_PORT (RESYNC_METER_PORT=9500 ./demo; 0 picks a free one)");
+      AttachIT.Command report = AttachIT.agentCommand("report", "--url", "http://127.0.0.1:" + taken + "/metrics", "--window", "1ms");
+      assertThat(report.exit()).isEqualTo(1);
+      assertThat(report.err().lines())
+          .singleElement()
+          .asString()
+          .isEqualTo(
+              "resync-meter report: http://127.0.0.1:" + taken + "/metrics answered HTTP 404 Not Found, not the metrics: something other than"
+                  + " the resync-meter agent answers on that port; the agent's start line names the port it serves (its port= argument or"
+                  + " RESYNC_METER_PORT, 9464 by default)");
+
+      Script anyPort = script(Duration.ofSeconds(60), bin, 0, "--library", "fabric8", "--seconds", "1");
+      String anyTranscript = "--- stdout\n" + anyPort.out() + "\n--- stderr\n" + anyPort.err();
+      assertThat(anyPort.exit()).as(anyTranscript).isZero();
+      Matcher served = Pattern.compile("metrics at http://127\\.0\\.0\\.1:(\\d+)/metrics\n").matcher(anyPort.out());
+      assertThat(served.find()).as(anyTranscript).isTrue();
+      assertThat(Integer.parseInt(served.group(1))).isPositive();
+      assertThat(anyPort.out()).as(anyTranscript).contains("] demo: stopping; the whole run\nresync cost of http://127.0.0.1:" + served.group(1) + "/metrics, since the agent started\n");
+    } finally {
+      other.stop(0);
+    }
+  }
+
+  /**
+   * A real cluster the demo cannot use is one line and a non-zero exit, at once: a kubeconfig whose
+   * server does not answer (a closed loopback port), --in-cluster outside a pod, and the options of a
+   * real cluster with the fabric8 and JOSDK demos, which run against a mock server.
+   */
+  @Test
+  void aClusterTheDemoCannotUseIsOneLineAndANonZeroExit() throws Exception {
+    int closed = freePort();
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(
+        kubeconfig,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: closed",
+            "  cluster:",
+            "    server: http://127.0.0.1:" + closed,
+            "users:",
+            "- name: someone",
+            "  user:",
+            "    token: not-a-token",
+            "contexts:",
+            "- name: closed",
+            "  context:",
+            "    cluster: closed",
+            "    user: someone",
+            "current-context: closed",
+            ""));
+    long start = System.nanoTime();
+    try (AgentProcess demo = AgentProcess.startWithoutAgent("demo", "--kubeconfig", kubeconfig.toString())) {
+      assertThat(demo.waitFor(TIMEOUT)).as(demo.transcript()).isEqualTo(1);
+      assertThat(demo.stdout()).as(demo.transcript()).isEmpty();
+      assertThat(demo.stderr())
+          .as(demo.transcript())
+          .containsExactly("demo: cannot list the ConfigMaps of the cluster in " + kubeconfig + " (http://127.0.0.1:" + closed + "): connection refused");
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("at once, not after retries").isLessThan(Duration.ofSeconds(30));
+
+    try (AgentProcess demo = AgentProcess.startWithoutAgent(Map.of("KUBERNETES_SERVICE_HOST", "", "KUBERNETES_SERVICE_PORT", ""), "demo", "--in-cluster")) {
+      assertThat(demo.waitFor(TIMEOUT)).as(demo.transcript()).isEqualTo(2);
+      assertThat(demo.stdout()).as(demo.transcript()).isEmpty();
+      assertThat(demo.stderr())
+          .as(demo.transcript())
+          .containsExactly(
+              "demo: --in-cluster runs in a pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set here (outside a cluster, give --kubeconfig FILE)");
+    }
+
+    Map<List<String>, String> misuses =
+        Map.of(
+            List.of("--kubeconfig", kubeconfig.toString(), "--library", "fabric8"),
+            "demo: --kubeconfig is for --library client-java: the fabric8 demo runs against fabric8's mock server; usage: demo ",
+            List.of("--library", "josdk", "--in-cluster"),
+            "demo: --in-cluster is for --library client-java: the josdk demo runs against fabric8's mock server; usage: demo ",
+            List.of("--kubeconfig", kubeconfig.toString(), "--in-cluster"),
+            "demo: --kubeconfig FILE or --in-cluster, not both; usage: demo ");
+    for (Map.Entry<List<String>, String> misuse : misuses.entrySet()) {
+      try (AgentProcess demo = AgentProcess.startWithoutAgent(prepend("demo", misuse.getKey().toArray(String[]::new)))) {
+        assertThat(demo.waitFor(TIMEOUT)).as(demo.transcript()).isEqualTo(2);
+        assertThat(demo.stdout()).as(demo.transcript()).isEmpty();
+        assertThat(demo.stderr()).as(demo.transcript()).singleElement().asString().startsWith(misuse.getValue());
+      }
     }
   }
 
@@ -154,7 +327,7 @@ class DemoIT {
         .containsExactly(
             "mvn --batch-mode --quiet -Dstyle.color=never -DskipTests package --projects agent,examples --also-make MAVEN_OPTS= -Djansi.noreset=true",
             "java -javaagent:" + AgentProcess.agentJar() + "=port=19464 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -jar "
-                + AgentProcess.examplesJar() + " demo --metrics-url http://127.0.0.1:19464/metrics --library fabric8 --seconds 1 MAVEN_OPTS=");
+                + AgentProcess.examplesJar() + " demo --library fabric8 --seconds 1 MAVEN_OPTS=");
     assertThat(STAMP).isRegularFile();
 
     Files.delete(calls);
@@ -203,22 +376,77 @@ class DemoIT {
    * the head of its PATH and the agent's port {@code port}; any other RESYNC_METER_ variable removed.
    */
   private Script script(Duration timeout, Path first, int port, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("demo").toString()));
-    command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "demo", ".out");
     Path err = Files.createTempFile(dir, "demo", ".err");
-    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
-    Map<String, String> environment = builder.environment();
-    environment.keySet().removeIf(k -> k.startsWith("RESYNC_METER_") || k.equals("MAVEN_OPTS"));
-    environment.put("RESYNC_METER_PORT", Integer.toString(port));
-    environment.put("PATH", first + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-    Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    Process process = startScript(first, port, out, err, args);
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       throw new AssertionError("./demo " + String.join(" ", args) + " did not end within " + timeout + "\n" + Files.readString(err));
     }
     return new Script(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  /** Starts {@code ./demo} as {@link #script} runs it, its output going to {@code out} and {@code err}. */
+  private Process startScript(Path first, int port, Path out, Path err, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of("bash", ROOT.resolve("demo").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+    Map<String, String> environment = builder.environment();
+    environment.keySet().removeIf(k -> k.startsWith("RESYNC_METER_") || k.equals("MAVEN_OPTS"));
+    environment.put("RESYNC_METER_PORT", Integer.toString(port));
+    environment.put("PATH", first + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    return builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+  }
+
+  /**
+   * A PATH head for {@code ./demo} on the jars this build made: the tests' JDK's {@code java}, an
+   * {@code mvn} that must not run, and the demo's build stamp made now (the jars were built from the
+   * sources as they are, as the script's own build would have left them).
+   */
+  private Path asBuilt() throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("as-built"));
+    Map<String, String> scripts = Map.of("mvn", "echo 'mvn must not run' >&2; exit 99", "java", "exec '" + AgentProcess.javaHome().resolve("bin/java") + "' \"$@\"");
+    for (Map.Entry<String, String> script : scripts.entrySet()) {
+      Path file = bin.resolve(script.getKey());
+      Files.writeString(file, "#!/bin/sh\n" + script.getValue() + "\n");
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    AgentProcess.examplesJar();
+    Files.writeString(STAMP, "");
+    return bin;
+  }
+
+  /** The first line of {@code file} that matches, waiting for it at most {@code timeout}. */
+  private static String awaitLine(Path file, Process process, Predicate<String> match, Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        if (match.test(line)) {
+          return line;
+        }
+      }
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        throw new AssertionError("no such line in " + file + (process.isAlive() ? " within " + timeout : ", and the process ended") + ":\n" + Files.readString(file));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Whether {@code pid} ignores SIGINT (as processes of a background job of a shell without job control do). */
+  private static boolean ignoresSigint(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("SigIgn:")) {
+        return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & 0b10) != 0;
+      }
+    }
+    return false;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 
   /** A folder with an {@code mvn} and a {@code java} that run {@code body}. */

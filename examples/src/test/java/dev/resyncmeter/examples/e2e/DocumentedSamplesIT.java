@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ class DocumentedSamplesIT {
   /** The runs samples may name (see {@link Documentation}). */
   static final Set<String> SAMPLES = Set.of(
           "demo client-java", "demo fabric8", "demo josdk", "start line", "report window", "attach", "attach line", "attach bad argument",
-          "attach port in use");
+          "attach port in use", "demo port in use");
 
   static final Set<String> KEY_SAMPLES = Set.of("report json");
 
@@ -69,6 +70,12 @@ class DocumentedSamplesIT {
       outputs.put("start line", clientJava.agentLines().subList(0, 1));
     } finally {
       demos.values().forEach(AgentProcess::close);
+    }
+    // the demo where another program has the agent's port (on every address, as the agent binds by default)
+    try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("0.0.0.0"));
+        AgentProcess demo = AgentProcess.start("port=" + taken.getLocalPort(), Map.of(), "demo")) {
+      assertThat(demo.waitFor(TIMEOUT)).as(demo.transcript()).isEqualTo(1);
+      outputs.put("demo port in use", demo.stderr().stream().filter(l -> l.startsWith("demo: ")).toList());
     }
     try (AgentProcess host = AgentProcess.startWithoutAgent("idle")) {
       host.awaitStdout(l -> l.equals("host ran"), TIMEOUT);
@@ -127,6 +134,41 @@ class DocumentedSamplesIT {
       }
     }
   }
+
+  /**
+   * Every jar a documented command runs ({@code java -jar JAR}, {@code -javaagent:JAR}) is there when
+   * the command is run from the repository's root after the build: {@code agent/target/...}, not a
+   * bare {@code resync-meter-agent.jar} that only works from inside target/. An absolute path stands
+   * for the user's copy ({@code /path/to/...}) or a path in a container.
+   */
+  @Test
+  void everyJarADocumentedCommandRunsIsWhereTheBuildLeavesIt() {
+    List<String> missing = new ArrayList<>();
+    int relative = 0;
+    for (Path page : Documentation.pages()) {
+      for (Documentation.Block block : Documentation.blocks(page)) {
+        if (!block.language().equals("sh")) {
+          continue;
+        }
+        for (String line : block.lines()) {
+          for (Matcher jar = COMMAND_JAR.matcher(line); jar.find(); ) {
+            String path = jar.group(1);
+            if (path.startsWith("/")) {
+              continue;
+            }
+            relative++;
+            if (!Files.isRegularFile(Documentation.root().resolve(path))) {
+              missing.add(block.where() + ": " + path + " is not there from the repository's root (" + line.trim() + ")");
+            }
+          }
+        }
+      }
+    }
+    assertThat(missing).isEmpty();
+    assertThat(relative).as("documented commands run from the repository's root").isPositive();
+  }
+
+  private static final Pattern COMMAND_JAR = Pattern.compile("(?:java -jar |-javaagent:)(\\S+?\\.jar)");
 
   /** The examples' jar stands for the user's controller in the samples. */
   private static List<String> asUsersJar(String output) {

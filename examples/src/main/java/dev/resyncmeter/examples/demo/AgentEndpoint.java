@@ -1,5 +1,9 @@
 package dev.resyncmeter.examples.demo;
 
+import dev.resyncmeter.report.ReportCommand;
+import dev.resyncmeter.report.ReportException;
+import java.nio.file.Path;
+
 /**
  * Where the demo reads the agent's metrics, and what it says when there is nothing to read. The agent
  * in the demo's JVM (started with {@code -javaagent}, or attached later) tells in the system property
@@ -17,11 +21,25 @@ final class AgentEndpoint {
   private static final String NO_ENDPOINT = "no endpoint: ";
   private static final String NOT_STARTED = "not started: ";
 
-  private final String given;
+  /** The user {@code ./demo --tls} gives the agent's basic auth. */
+  static final String TLS_USER = "demo";
 
-  /** {@code given}: the URL of {@code --metrics-url}, or null to follow the agent in this JVM. */
-  AgentEndpoint(String given) {
+  private final String given;
+  /** With {@code --tls DIR}: what {@link DemoTls} made there, which the agent serves with; else null. */
+  private final Path tls;
+
+  /**
+   * {@code given}: the URL of {@code --metrics-url}, or null to follow the agent in this JVM; {@code
+   * tls}: the folder of {@code --tls DIR}, or null.
+   */
+  AgentEndpoint(String given, Path tls) {
     this.given = given;
+    this.tls = tls;
+  }
+
+  /** The scrape at {@code url}, over TLS trusting the demo's certificate and with its password under {@code --tls}. */
+  String fetch(String url) throws ReportException {
+    return tls == null ? ReportCommand.fetch(url) : ReportCommand.fetch(url, tls.resolve("tls.crt"), TLS_USER, tls.resolve("password"));
   }
 
   /** The URL to read, or null while the agent in this JVM serves none (and none was given). */
@@ -32,7 +50,11 @@ final class AgentEndpoint {
   /** The banner's words for where the metrics are. */
   String where() {
     String url = url();
-    return url != null ? "metrics at " + url : "no metrics yet: " + whyNothingToRead();
+    if (url == null) {
+      return "no metrics yet: " + whyNothingToRead();
+    }
+    return "metrics at " + url
+        + (tls == null ? "" : " (TLS and basic auth: curl --cacert " + tls.resolve("tls.crt") + " -u " + TLS_USER + ":$(cat " + tls.resolve("password") + ") " + url + ")");
   }
 
   /**
@@ -67,8 +89,9 @@ final class AgentEndpoint {
 
   /** {@code cannot serve metrics on 0.0.0.0:9464: the port is in use} and what to do about it. */
   private static String noEndpoint(String why) {
-    return "the agent runs but " + why + (why.endsWith("the port is in use") ? " (another program has it)" : "")
-        + ", so there is nothing to report; choose another port with RESYNC_METER_PORT (RESYNC_METER_PORT=9500 ./demo; 0 picks a free one)";
+    boolean port = why.endsWith("the port is in use");
+    return "the agent runs but " + why + (port ? " (another program has it)" : "") + ", so there is nothing to report"
+        + (port ? "; choose another port with RESYNC_METER_PORT (RESYNC_METER_PORT=9500 ./demo; 0 picks a free one)" : "");
   }
 
   /** The URL the agent in this JVM serves, a wildcard host made the loopback address; null when it serves none. */

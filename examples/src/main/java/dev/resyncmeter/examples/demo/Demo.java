@@ -56,7 +56,7 @@ public final class Demo {
   private Demo() {}
 
   static final String USAGE =
-      "usage: demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--kubeconfig FILE | --in-cluster] [--seconds N]";
+      "usage: demo [--library client-java|fabric8|josdk] [--metrics-url URL] [--tls DIR] [--kubeconfig FILE | --in-cluster] [--seconds N]";
 
   /** Held: java.util.logging keeps loggers weakly, and a collected one forgets its level. */
   private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
@@ -64,6 +64,7 @@ public final class Demo {
   public static void main(String[] args) throws Exception {
     quietStop();
     String metricsUrl = null;
+    Path tls = null;
     String kubeconfig = null;
     boolean inCluster = false;
     long seconds = Long.MAX_VALUE;
@@ -75,6 +76,7 @@ public final class Demo {
           System.exit(0);
         }
         case "--metrics-url" -> metricsUrl = value(args, ++i);
+        case "--tls" -> tls = Path.of(value(args, ++i));
         case "--kubeconfig" -> kubeconfig = value(args, ++i);
         case "--in-cluster" -> inCluster = true;
         case "--seconds" -> seconds = seconds(value(args, ++i));
@@ -96,7 +98,7 @@ public final class Demo {
       System.err.println("demo: " + noEndpoint);
       System.exit(1);
     }
-    AgentEndpoint endpoint = new AgentEndpoint(metricsUrl);
+    AgentEndpoint endpoint = new AgentEndpoint(metricsUrl, tls);
     StopSignal stop = StopSignal.install();
     if (library.equals("fabric8")) {
       Fabric8Demo.run(endpoint, seconds, stop);

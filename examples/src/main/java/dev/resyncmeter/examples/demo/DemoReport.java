@@ -1,6 +1,5 @@
 package dev.resyncmeter.examples.demo;
 
-import dev.resyncmeter.report.ReportCommand;
 import dev.resyncmeter.report.ReportException;
 import dev.resyncmeter.report.ResyncReport;
 import dev.resyncmeter.report.Scrape;
@@ -30,7 +29,7 @@ final class DemoReport {
     String url = endpoint.url();
     if (url != null) {
       try {
-        previous = Scrape.parse(ReportCommand.fetch(url), url);
+        previous = Scrape.parse(endpoint.fetch(url), url);
         previousNanos = System.nanoTime();
       } catch (ReportException e) {
         // without it, the first report covers the time since the agent started, and says so
@@ -53,7 +52,7 @@ final class DemoReport {
       waiting = false;
     }
     try {
-      Scrape scrape = Scrape.parse(ReportCommand.fetch(url), url);
+      Scrape scrape = Scrape.parse(endpoint.fetch(url), url);
       long nanos = System.nanoTime();
       ResyncReport report = ResyncReport.of(previous, scrape, previous == null ? null : (nanos - previousNanos) / 1e9);
       previous = scrape;

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * reads them as it would a Kubernetes TLS secret and a password secret.
  *
  * <p>{@code java -cp resync-meter-examples.jar dev.resyncmeter.examples.demo.DemoTls DIR} writes
- * {@code DIR/tls.crt}, {@code DIR/tls.key} and {@code DIR/password}, unless they are there already.
+ * {@code DIR/tls.crt}, {@code DIR/tls.key} and {@code DIR/password} anew at each run: nothing the
+ * demo serves with outlives it by much, and an old certificate never expires under it.
  */
 public final class DemoTls {
 
@@ -33,10 +34,7 @@ public final class DemoTls {
       System.err.println("usage: DemoTls DIR");
       System.exit(2);
     }
-    Path directory = Files.createDirectories(Path.of(args[0]));
-    if (!Files.exists(directory.resolve("tls.key"))) {
-      make(directory);
-    }
+    make(Files.createDirectories(Path.of(args[0])));
   }
 
   static void make(Path directory) throws IOException, GeneralSecurityException {

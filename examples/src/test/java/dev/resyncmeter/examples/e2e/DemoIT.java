@@ -369,6 +369,27 @@ class DemoIT {
     }
   }
 
+  /**
+   * {@code ./demo --tls}: the agent serves HTTPS with basic auth from a certificate and password the
+   * script makes, the banner says how to read it, and the demo's own reports read it that way.
+   */
+  @Test
+  void theTlsOptionServesHttpsWithBasicAuthAndTheReportsReadIt() throws Exception {
+    int port = freePort();
+    Script run = script(Duration.ofSeconds(90), asBuilt(), port, "--tls", "--library", "fabric8", "--seconds", "2");
+    String transcript = "--- stdout\n" + run.out() + "\n--- stderr\n" + run.err();
+    assertThat(run.exit()).as(transcript).isZero();
+    String url = "https://127.0.0.1:" + port + "/metrics";
+    Path tls = ROOT.resolve("examples/target/demo-tls");
+    assertThat(run.out())
+        .as(transcript)
+        .contains("metrics at " + url + " (TLS and basic auth: curl --cacert " + tls.resolve("tls.crt") + " -u demo:$(cat " + tls.resolve("password") + ") " + url + ")")
+        .contains("] demo: stopping; the whole run\nresync cost of " + url + ", since the agent started\n");
+    assertThat(run.err().lines().filter(l -> l.contains(" WARN ") || l.contains("Exception"))).as(transcript).isEmpty();
+    assertThat(run.err()).as(transcript).contains("[resync-meter] INFO resync-meter ").contains(" serving https://0.0.0.0:" + port + "/metrics;");
+    assertThat(tls.resolve("tls.key")).content().startsWith("-----BEGIN PRIVATE KEY-----\n");
+  }
+
   record Script(int exit, String out, String err) {}
 
   /**

@@ -167,7 +167,7 @@ public final class MetricsServer implements AutoCloseable {
       }
     }
     synchronized (connections) {
-      connections.forEach(connection -> closeQuietly(connection.socket));
+      connections.forEach(connection -> closeQuietly(connection.accepted));
     }
     handlers.shutdownNow();
     deadlines.shutdownNow();
@@ -225,7 +225,8 @@ public final class MetricsServer implements AutoCloseable {
     }
     if (idle != null) {
       metrics.endpointRefused(Refusal.IDLE_CLOSED);
-      closeQuietly(idle.socket);
+      // The TCP socket, not the TLS one: that would first take the TLS locks its own thread may hold in a
+      // handshake, and this is the acceptor. Its thread's read then ends at once.
       closeQuietly(idle.accepted);
     }
     return true;
@@ -234,7 +235,7 @@ public final class MetricsServer implements AutoCloseable {
   private void serve(Connection connection) {
     Future<?> deadline = null;
     try {
-      deadline = deadlines.schedule(() -> closeQuietly(connection.socket), CONNECTION_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+      deadline = deadlines.schedule(() -> closeQuietly(connection.accepted), CONNECTION_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
       long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_TIMEOUT_MILLIS);
       if (security.tls() && !handshake(connection, headDeadline)) {
         return;

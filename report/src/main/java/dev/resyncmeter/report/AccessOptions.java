@@ -32,7 +32,7 @@ final class AccessOptions {
   Path passwordFile;
   Path bearerTokenFile;
   final List<String[]> headers = new ArrayList<>();
-  private final List<String> given = new ArrayList<>();
+  private final GivenOptions given = new GivenOptions();
 
   /**
    * True for an argument that would carry a password on the command line ({@code --password},
@@ -52,11 +52,7 @@ final class AccessOptions {
   /** Takes the option at {@code args[i]} and its value; the index of the value. */
   int take(String[] args, int i) throws UsageException {
     String option = args[i];
-    if (i + 1 >= args.length) {
-      throw new UsageException(option + " needs a value");
-    }
-    String value = args[i + 1];
-    given.add(option);
+    String value = given.value(args, i);
     switch (option) {
       case "--ca-file" -> caFile = Path.of(value);
       case "--client-cert" -> clientCertificate = Path.of(value);
@@ -72,7 +68,7 @@ final class AccessOptions {
 
   /** The first of these options given, or null when none was. */
   String firstGiven() {
-    return given.isEmpty() ? null : given.get(0);
+    return given.first();
   }
 
   /** The options make sense together: the pairs complete, one source of the Authorization header. */

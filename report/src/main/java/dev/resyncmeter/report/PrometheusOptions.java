@@ -41,16 +41,12 @@ final class PrometheusOptions {
   /** How to reach the server: the command's, shared with {@code --url}. */
   AccessOptions access = new AccessOptions();
   long timeoutMillis = 60_000;
-  private final List<String> given = new ArrayList<>();
+  private final GivenOptions given = new GivenOptions();
 
   /** Takes the option at {@code args[i]} and its value; the index of the value. */
   int take(String[] args, int i) throws UsageException {
     String option = args[i];
-    if (i + 1 >= args.length) {
-      throw new UsageException(option + " needs a value");
-    }
-    String value = args[i + 1];
-    given.add(option);
+    String value = given.value(args, i);
     switch (option) {
       case "--prometheus" -> url = value;
       case "--range" -> {
@@ -72,8 +68,8 @@ final class PrometheusOptions {
 
   /** The options make sense together with the command's others. */
   void check(boolean endpointOrFiles) throws UsageException {
-    if (url == null && !given.isEmpty()) {
-      throw new UsageException(given.get(0) + " needs --prometheus URL");
+    if (url == null && given.first() != null) {
+      throw new UsageException(given.first() + " needs --prometheus URL");
     }
     if (url != null && endpointOrFiles) {
       throw new UsageException("--prometheus reads a server: not with --url, --window or saved scrapes");

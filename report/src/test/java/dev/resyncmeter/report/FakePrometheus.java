@@ -2,7 +2,10 @@ package dev.resyncmeter.report;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +25,7 @@ import java.util.regex.Pattern;
  * evaluate matchers (the tests that need an answer to a selector give one with {@link #answer});
  * it records each request's query and headers.
  */
-final class FakePrometheus implements AutoCloseable {
+final class FakePrometheus implements AutoCloseable, AfterEachCallback {
 
   /** What the server answers instead of the matrix: status and body. */
   record Answer(int status, String contentType, String body) {}
@@ -41,10 +44,20 @@ final class FakePrometheus implements AutoCloseable {
   /** Answers a request instead of the matrix when it returns one. */
   private volatile java.util.function.Function<Request, Answer> answer = r -> null;
 
-  FakePrometheus() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+  /** Serving from now on; a field {@code @RegisterExtension} closes it after each test. */
+  FakePrometheus() {
+    try {
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     server.createContext("/", this::handle);
     server.start();
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    close();
   }
 
   String url() {

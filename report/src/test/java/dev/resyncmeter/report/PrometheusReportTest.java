@@ -11,9 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,17 +31,7 @@ class PrometheusReportTest {
   static final Map<String, String> POD_B = Map.of("job", "app", "instance", "10.0.0.2:9464", "cluster", "us");
   static final Map<String, String> POD_C = Map.of("job", "app", "instance", "10.0.0.3:9464", "cluster", "eu");
 
-  FakePrometheus prometheus;
-
-  @BeforeEach
-  void start() throws IOException {
-    prometheus = new FakePrometheus();
-  }
-
-  @AfterEach
-  void stop() {
-    prometheus.close();
-  }
+  @RegisterExtension final FakePrometheus prometheus = new FakePrometheus();
 
   /**
    * Pod A starts at 00:01, counts 9 resync reconciles, restarts at 00:05 (its counter lower) and

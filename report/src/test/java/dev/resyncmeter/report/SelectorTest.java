@@ -8,9 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A {@code --selector} with a syntax error is refused before anything is queried, with the user's
@@ -19,17 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class SelectorTest {
 
-  FakePrometheus prometheus;
-
-  @BeforeEach
-  void start() throws IOException {
-    prometheus = new FakePrometheus();
-  }
-
-  @AfterEach
-  void stop() {
-    prometheus.close();
-  }
+  @RegisterExtension final FakePrometheus prometheus = new FakePrometheus();
 
   @Test
   void aSyntaxErrorIsShownInTheUsersSelectorWithWhereItIs() {

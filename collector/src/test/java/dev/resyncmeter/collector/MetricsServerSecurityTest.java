@@ -205,7 +205,7 @@ class MetricsServerSecurityTest {
         .hasMessageContaining("is not for the key in tls-key");
     Path garbage = Files.writeString(files.resolve("garbage.key"), "hello");
     assertThatThrownBy(() -> EndpointSecurity.load(certificates.serverCertificate(), garbage, null, null, null, warnings::add))
-        .hasMessage("tls-key " + garbage + " holds no PEM block (-----BEGIN ...-----)");
+        .hasMessage("tls-key " + garbage + " holds no PEM private key (PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)");
     Path encrypted = Files.writeString(files.resolve("encrypted.key"), "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n");
     assertThatThrownBy(() -> EndpointSecurity.load(certificates.serverCertificate(), encrypted, null, null, null, warnings::add))
         .hasMessageContaining("holds an encrypted key");

@@ -1,6 +1,7 @@
 package dev.resyncmeter.report;
 
-import java.io.ByteArrayInputStream;
+import dev.resyncmeter.collector.endpoint.Pem;
+import dev.resyncmeter.collector.endpoint.SetupException;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
@@ -14,23 +15,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
-import java.security.SecureRandom;
-import java.security.Signature;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
-import java.security.spec.InvalidKeySpecException;
-import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -46,7 +38,6 @@ import javax.net.ssl.TrustManagerFactory;
  */
 final class HttpAccess {
 
-  private static final Pattern PEM_BLOCK = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([^-]*)-----END \\1-----");
   private static final char[] NO_PASSWORD = new char[0];
   private static final int PROBE_MILLIS = 2_000;
 
@@ -276,7 +267,7 @@ final class HttpAccess {
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         int i = 0;
-        for (Certificate certificate : certificates(options.caFile, "--ca-file")) {
+        for (X509Certificate certificate : certificates(options.caFile, "--ca-file")) {
           trusted.setCertificateEntry("ca-" + i++, certificate);
         }
         trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
@@ -284,9 +275,12 @@ final class HttpAccess {
       }
       KeyManagerFactory keys = null;
       if (options.clientCertificate != null) {
-        List<Certificate> chain = certificates(options.clientCertificate, "--client-cert");
+        List<X509Certificate> chain = certificates(options.clientCertificate, "--client-cert");
         PrivateKey key = privateKey(options.clientKey);
-        checkMatch(chain.get(0), key, options);
+        // a key that is not the certificate's would fail the handshake later, and vaguer
+        if (!Pem.isKeyOf(chain.get(0), key)) {
+          throw new ReportException("--client-key " + options.clientKey + " is not the key of the certificate in --client-cert " + options.clientCertificate);
+        }
         KeyStore store = KeyStore.getInstance("PKCS12");
         store.load(null, null);
         store.setKeyEntry("client", key, NO_PASSWORD, chain.toArray(new Certificate[0]));
@@ -308,76 +302,20 @@ final class HttpAccess {
     }
   }
 
-  private static List<Certificate> certificates(Path file, String option) throws ReportException {
-    byte[] pem = bytes(file, option);
-    Collection<? extends Certificate> certificates;
+  private static List<X509Certificate> certificates(Path file, String option) throws ReportException {
     try {
-      certificates = CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem));
-    } catch (CertificateException e) {
-      throw new ReportException(option + " " + file + " holds no PEM certificate");
+      return Pem.certificates(option + " " + file, bytes(file, option));
+    } catch (SetupException e) {
+      throw new ReportException(e.getMessage());
     }
-    if (certificates.isEmpty()) {
-      throw new ReportException(option + " " + file + " holds no PEM certificate");
-    }
-    return new ArrayList<>(certificates);
   }
 
-  /** The key in PKCS#8 ({@code BEGIN PRIVATE KEY}), RSA or EC; any other form is named, with how to convert it. */
+  /** The key, RSA or EC, in PKCS#8, PKCS#1 or SEC1, as the agent reads its own. */
   private static PrivateKey privateKey(Path file) throws ReportException {
-    String text = new String(bytes(file, "--client-key"), StandardCharsets.ISO_8859_1);
-    Matcher block = PEM_BLOCK.matcher(text);
-    List<String> labels = new ArrayList<>();
-    while (block.find()) {
-      String label = block.group(1);
-      if (!label.equals("PRIVATE KEY")) {
-        labels.add(label);
-        continue;
-      }
-      byte[] der;
-      try {
-        der = Base64.getMimeDecoder().decode(block.group(2).strip());
-      } catch (IllegalArgumentException e) {
-        throw new ReportException("--client-key " + file + " holds a PRIVATE KEY that is not base64");
-      }
-      for (String algorithm : List.of("RSA", "EC")) {
-        try {
-          return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
-        } catch (InvalidKeySpecException | java.security.NoSuchAlgorithmException e) {
-          // the next algorithm
-        }
-      }
-      throw new ReportException("--client-key " + file + " holds a PRIVATE KEY that is neither RSA nor EC");
-    }
-    String convert = " (convert it: openssl pkcs8 -topk8 -nocrypt -in " + file + " -out client-pkcs8.key)";
-    if (labels.contains("ENCRYPTED PRIVATE KEY")) {
-      throw new ReportException("--client-key " + file + " is encrypted: give it unencrypted, as PKCS#8" + convert);
-    }
-    if (labels.contains("RSA PRIVATE KEY") || labels.contains("EC PRIVATE KEY")) {
-      throw new ReportException("--client-key " + file + " holds an " + labels.get(0) + ", not PKCS#8 (BEGIN PRIVATE KEY)" + convert);
-    }
-    throw new ReportException("--client-key " + file + " holds no PEM private key (-----BEGIN PRIVATE KEY-----)");
-  }
-
-  /** The key signs, and the certificate's public key must verify it: otherwise every handshake would fail, later and vaguer. */
-  private static void checkMatch(Certificate certificate, PrivateKey key, AccessOptions options) throws ReportException {
-    String algorithm = key.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
-    byte[] probe = new byte[32];
-    new SecureRandom().nextBytes(probe);
-    boolean matches;
     try {
-      Signature signer = Signature.getInstance(algorithm);
-      signer.initSign(key);
-      signer.update(probe);
-      byte[] signature = signer.sign();
-      Signature verifier = Signature.getInstance(algorithm);
-      verifier.initVerify(certificate.getPublicKey());
-      verifier.update(probe);
-      matches = verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      matches = false;
-    }
-    if (!matches) {
-      throw new ReportException("--client-key " + options.clientKey + " is not the key of the certificate in --client-cert " + options.clientCertificate);
+      return Pem.privateKey("--client-key " + file, bytes(file, "--client-key"));
+    } catch (SetupException e) {
+      throw new ReportException(e.getMessage());
     }
   }
 

@@ -90,6 +90,16 @@ class EndpointAccessTest {
     assertThat(run.exit()).isZero();
   }
 
+  @Test
+  void aClientKeyInPkcs1AsCertManagerWritesItServesAsWellAsPkcs8() throws Exception {
+    String url = url(serve(metrics(), security(true, false)), "https");
+    Path pkcs1 = certificates.clientKey(KeyEncoding.TRADITIONAL);
+    assertThat(Files.readString(pkcs1)).startsWith("-----BEGIN RSA PRIVATE KEY-----");
+    Run run = run("--url", url, "--window", "1ms", "--ca-file", ca(), "--client-cert", certificates.clientCertificate().toString(), "--client-key", pkcs1.toString());
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+  }
+
   // ---- what is missing or refused -----------------------------------------------------------------
 
   @Test
@@ -218,14 +228,13 @@ class EndpointAccessTest {
     assertError(run("--url", url, "--ca-file", ca(), "--user", USER, "--password-file", empty.toString()), "--password-file " + empty + " is empty");
     assertError(run("--url", url, "--ca-file", missing.toString()), "cannot read --ca-file " + missing + ": no such file");
     String cert = certificates.clientCertificate().toString();
-    String traditional = certificates.serverKey(KeyEncoding.TRADITIONAL).toString();
-    assertError(run("--url", url, "--client-cert", cert, "--client-key", traditional),
-        "--client-key " + traditional + " holds an RSA PRIVATE KEY, not PKCS#8 (BEGIN PRIVATE KEY) (convert it: openssl pkcs8 -topk8 -nocrypt -in " + traditional
-            + " -out client-pkcs8.key)");
+    Path encrypted = Files.writeString(dir.resolve("encrypted.key"), "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n");
+    assertError(run("--url", url, "--client-cert", cert, "--client-key", encrypted.toString()),
+        "--client-key " + encrypted + " holds an encrypted key: give it unencrypted, as a Kubernetes TLS secret holds it");
     String otherKey = certificates.serverKey(KeyEncoding.PKCS8).toString();
     assertError(run("--url", url, "--client-cert", cert, "--client-key", otherKey),
         "--client-key " + otherKey + " is not the key of the certificate in --client-cert " + cert);
-    assertError(run("--url", url, "--client-cert", passwordFile.toString(), "--client-key", otherKey), "--client-cert " + passwordFile + " holds no PEM certificate");
+    assertError(run("--url", url, "--client-cert", passwordFile.toString(), "--client-key", otherKey), "--client-cert " + passwordFile + " holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
     assertThat(refusals(metrics)).as("no request was sent").isEmpty();
   }
 

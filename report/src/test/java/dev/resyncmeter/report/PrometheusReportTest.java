@@ -373,7 +373,7 @@ class PrometheusReportTest {
     assertError(run("--prometheus", url, "--bearer-token-file", empty.toString()), "--bearer-token-file " + empty + " is empty");
     assertError(run("--prometheus", url, "--ca-file", dir.resolve("ca.pem").toString()), "cannot read --ca-file " + dir.resolve("ca.pem") + ": no such file");
     Path notPem = Files.writeString(dir.resolve("ca.pem"), "not a certificate\n");
-    assertError(run("--prometheus", url, "--ca-file", notPem.toString()), "--ca-file " + notPem + " holds no PEM certificate");
+    assertError(run("--prometheus", url, "--ca-file", notPem.toString()), "--ca-file " + notPem + " holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
     assertError(run("--prometheus", url, "--ca-file", dir.toString()), "cannot read --ca-file " + dir + ": is a directory");
   }
 

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -20,9 +22,10 @@ import java.util.regex.Pattern;
  * Certificates and private keys in PEM, as a Kubernetes TLS secret or cert-manager writes them:
  * certificates in {@code CERTIFICATE} blocks, a key as PKCS#8 ({@code PRIVATE KEY}), PKCS#1
  * ({@code RSA PRIVATE KEY}) or SEC1 ({@code EC PRIVATE KEY}). Each failure is a {@link SetupException}
- * whose message says what the file holds instead.
+ * whose message says what the file holds instead. The agent's endpoint and the report's client both
+ * read their files here.
  */
-final class Pem {
+public final class Pem {
 
   private static final Pattern BLOCK = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([^-]*)-----END \\1-----");
   private static final String RSA_ENCRYPTION = "1.2.840.113549.1.1.1";
@@ -33,7 +36,7 @@ final class Pem {
   private Pem() {}
 
   /** Every certificate in {@code text}, in order: a server's own first, then the chain. */
-  static List<X509Certificate> certificates(String what, byte[] text) throws SetupException {
+  public static List<X509Certificate> certificates(String what, byte[] text) throws SetupException {
     List<X509Certificate> certificates = new ArrayList<>();
     try {
       CertificateFactory factory = CertificateFactory.getInstance("X.509");
@@ -52,7 +55,7 @@ final class Pem {
   }
 
   /** The one private key in {@code text}: RSA or EC, in PKCS#8, PKCS#1 or SEC1. */
-  static PrivateKey privateKey(String what, byte[] text) throws SetupException {
+  public static PrivateKey privateKey(String what, byte[] text) throws SetupException {
     for (Block block : blocks(what, text)) {
       try {
         switch (block.label) {
@@ -72,6 +75,25 @@ final class Pem {
       }
     }
     throw new SetupException(what + " holds no PEM private key (PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)");
+  }
+
+  /** Whether {@code key} is the private key of {@code certificate}: a probe it signs verifies with the certificate's public key. */
+  public static boolean isKeyOf(X509Certificate certificate, PrivateKey key) {
+    String algorithm = key.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+    byte[] probe = new byte[32];
+    new SecureRandom().nextBytes(probe);
+    try {
+      Signature signer = Signature.getInstance(algorithm);
+      signer.initSign(key);
+      signer.update(probe);
+      byte[] signature = signer.sign();
+      Signature verifier = Signature.getInstance(algorithm);
+      verifier.initVerify(certificate.getPublicKey());
+      verifier.update(probe);
+      return verifier.verify(signature);
+    } catch (GeneralSecurityException | RuntimeException e) {
+      return false;
+    }
   }
 
   /** A PKCS#8 key of either algorithm, by the algorithm it names. */
@@ -119,9 +141,6 @@ final class Pem {
       } catch (IllegalArgumentException e) {
         throw new SetupException(what + " holds a " + matcher.group(1) + " block that is not base64");
       }
-    }
-    if (blocks.isEmpty()) {
-      throw new SetupException(what + " holds no PEM block (-----BEGIN ...-----)");
     }
     return blocks;
   }

@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
-import java.security.SecureRandom;
-import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.function.Consumer;
@@ -110,24 +108,9 @@ final class ServerTls {
     }
   }
 
-  /** A key signs, and the certificate's public key must verify it: otherwise every handshake would fail. */
+  /** A certificate that is not its key's would fail every handshake: said once, at setup. */
   private void checkMatch(X509Certificate certificate, PrivateKey key) throws SetupException {
-    String algorithm = key.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
-    byte[] probe = new byte[32];
-    new SecureRandom().nextBytes(probe);
-    boolean matches;
-    try {
-      Signature signer = Signature.getInstance(algorithm);
-      signer.initSign(key);
-      signer.update(probe);
-      byte[] signature = signer.sign();
-      Signature verifier = Signature.getInstance(algorithm);
-      verifier.initVerify(certificate.getPublicKey());
-      verifier.update(probe);
-      matches = verifier.verify(signature);
-    } catch (GeneralSecurityException | RuntimeException e) {
-      matches = false;
-    }
+    boolean matches = Pem.isKeyOf(certificate, key);
     if (!matches) {
       throw new SetupException(
           "the certificate in " + files.what(0) + " (" + certificate.getSubjectX500Principal().getName() + ") is not for the key in " + files.what(1));

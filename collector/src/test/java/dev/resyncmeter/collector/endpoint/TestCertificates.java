@@ -118,7 +118,11 @@ public final class TestCertificates {
   }
 
   public Path clientKey() {
-    return key("client", KeyEncoding.PKCS8);
+    return clientKey(KeyEncoding.PKCS8);
+  }
+
+  public Path clientKey(KeyEncoding encoding) {
+    return key("client", encoding);
   }
 
   /** A client's TLS: it trusts the test CA, and presents the client certificate when asked to. */

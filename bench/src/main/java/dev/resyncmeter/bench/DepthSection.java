@@ -11,10 +11,11 @@ import java.util.Map;
  * depths, without an agent and with resync-meter alternated in pairs, and the process CPU per item
  * resync-meter adds at each ({@link DepthTable}).
  *
- * <p>The CPU of a wave is {@code com.sun.management.OperatingSystemMXBean#getProcessCpuTime} (every
- * thread of the process, nanoseconds) read by the program at the resync tick that starts the wave,
- * before its first no-op update, and at its last reconcile: what all threads, the JIT and GC
- * included, spent on the wave. Per item: a run's median wave over the objects.
+ * <p>The CPU of a wave is {@link TaskCpu} (every Java thread's CPU, to the nanosecond) read by the
+ * program at the resync tick that starts the wave, before its first no-op update, and at its last
+ * reconcile. Not the process CPU of the e2e table: JDK 17 reads that in 10 ms ticks on Linux, which
+ * quantised a 10,000-item wave's CPU per item to 1,000 ns steps. Per item: a run's median wave over
+ * the objects.
  */
 record DepthSection(Mode mode, PeerAgents peers, Results results) {
 
@@ -32,14 +33,16 @@ record DepthSection(Mode mode, PeerAgents peers, Results results) {
   static final int LARGE_HEAP_ABOVE = 150_000;
 
   static Settings settings(Mode mode) {
-    // A list longer than the resync period loses the rest of its notifications (see ResyncPipeline): 3 s for the deepest.
+    // A wave longer than the resync period loses the rest of its notifications (see ResyncPipeline): on a
+    // loaded 2-core machine a 100,000-object wave took more than 1 s, so the period grows with the depth.
+    // The period adds idle time between waves, not CPU to a wave.
     Depth d10k = new Depth(10_000, 1_000, 60);
-    Depth d100k = new Depth(100_000, 1_000, 120);
+    Depth d100k = new Depth(100_000, 4_000, 120);
     return switch (mode) {
       case SMOKE -> new Settings(List.of(new Depth(1_000, 1_000, 60), new Depth(5_000, 1_000, 60)), 1, 0, 2);
       // 300,000 instead of 500,000: the deepest depth's four runs would take most of a quick run's ten minutes.
-      case QUICK -> new Settings(List.of(d10k, d100k, new Depth(300_000, 3_000, 180)), 2, 1, 3);
-      case FULL -> new Settings(List.of(d10k, d100k, new Depth(500_000, 3_000, 240)), 6, 2, 5);
+      case QUICK -> new Settings(List.of(d10k, d100k, new Depth(300_000, 10_000, 180)), 2, 1, 3);
+      case FULL -> new Settings(List.of(d10k, d100k, new Depth(500_000, 15_000, 240)), 6, 2, 5);
     };
   }
 
@@ -58,7 +61,7 @@ record DepthSection(Mode mode, PeerAgents peers, Results results) {
         for (Config config : order) {
           String name = "depth " + depth.objects() + " " + config.key + " pair " + (pair + 1);
           PipelineRuns.Run run = runner.run(peers.setup(config), heap, name, false);
-          double nsPerItem = DepthTable.median(run.waves().stream().map(PipelineRuns.Wave::processCpuMillis).toList()) * 1e6 / depth.objects();
+          double nsPerItem = DepthTable.median(run.waves().stream().map(PipelineRuns.Wave::threadsCpuNanos).toList()) / depth.objects();
           (config == Config.NONE ? none : with).add(nsPerItem);
         }
       }
@@ -72,7 +75,7 @@ record DepthSection(Mode mode, PeerAgents peers, Results results) {
             "depths", settings.depths().stream().map(d -> OrderedMap.of("objects", d.objects(), "resyncPeriodMillis", d.resyncMillis())).toList(),
             "pairs", settings.pairs(), "warmupWaves", settings.warmupWaves(), "measuredWaves", settings.waves(), "workers", 2,
             "heap", "-Xms2g -Xmx2g, -Xms4g -Xmx4g above " + LARGE_HEAP_ABOVE + " objects",
-            "cpu", "process CPU (all threads) from the resync tick to the wave's last reconcile, per item: each run's median wave"),
+            "cpu", "CPU of every Java thread (ThreadMXBean, ns) from the resync tick to the wave's last reconcile, per item: each run's median wave"),
         rows);
   }
 

@@ -129,7 +129,7 @@ final class MarkdownReport {
     }
     md.append("## Queue depth\n\n").append(cell(results.depthSettings())).append("\n\n");
     md.append("The e2e program's client-java resync wave at each depth, runs without an agent and with resync-meter alternated in pairs. ")
-        .append("Process CPU per item: all threads, from the resync tick to the wave's last reconcile, each run's median wave over its objects. ")
+        .append("CPU per item: every Java thread's (ThreadMXBean, to the nanosecond; not GC or JIT threads), from the resync tick to the wave's last reconcile, each run's median wave over its objects. ")
         .append("Added: per pair, resync-meter's run minus the no-agent run; the interval is a bootstrap of their median over pairs. ")
         .append("An agent whose cost per item does not grow with the queue's depth has a flatness ratio near 1.\n\n");
     md.append(DepthTable.markdown(results.depthRows())).append('\n');

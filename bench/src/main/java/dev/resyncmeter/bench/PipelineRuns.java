@@ -40,7 +40,9 @@ final class PipelineRuns {
   }
 
   /** One measured wave as the program reported it. */
-  record Wave(double waveMillis, double handlerCallsPerSecond, double reconcilesPerSecond, double listenerCpuNanosPerCall, double processCpuMillis) {}
+  record Wave(
+      double waveMillis, double handlerCallsPerSecond, double reconcilesPerSecond, double listenerCpuNanosPerCall, double processCpuMillis,
+      double threadsCpuNanos) {}
 
   /** One run: its measured waves, the program's counts, its live heap and resync-meter's own classes there. */
   record Run(
@@ -167,7 +169,8 @@ final class PipelineRuns {
         settings.objects / (handlerNanos / 1e9),
         settings.objects / (waveNanos / 1e9),
         (double) values.get("listenerCpuNanos") / settings.objects,
-        values.get("processCpuNanos") / 1e6);
+        values.get("processCpuNanos") / 1e6,
+        values.get("threadsCpuNanos"));
   }
 
   static Map<String, Long> keyValues(String line) {

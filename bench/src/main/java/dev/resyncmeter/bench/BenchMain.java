@@ -7,7 +7,7 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * {@code java -jar resync-meter-bench.jar [--smoke|--quick] [--agent JAR] [--only
- * micro|e2e|queue|startup|soak|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]}: runs
+ * micro|e2e|queue|depth|startup|soak|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]}: runs
  * the sections the command line asks for, writes {@code <results>/<yyyy-mm-dd-HHMM>[-label].json/.md}
  * and {@code latest.json/.md}, and exits 1 when a check failed (a program did not complete, exported
  * counts differed), 2 on a command line it cannot run. Targets missed never fail it.
@@ -60,6 +60,7 @@ public final class BenchMain {
       case "heap" -> pipeline.run(true);
       case "queue" -> new QueueWaveRuns(QueueWaveRuns.settings(mode), results).section(peers.resyncMeterOption());
       case "startup" -> new StartupSection(StartupSection.sizes(mode), peers, results).run();
+      case "depth" -> new DepthSection(mode, peers, results).run();
       case "soak" -> new SoakSection(SoakSection.repetitions(mode), peers, results).run();
       default -> throw new IllegalStateException(section);
     }

@@ -4,16 +4,16 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The command line: {@code [--smoke|--quick] [--agent JAR] [--only micro|e2e|queue|startup|soak|heap]
+ * The command line: {@code [--smoke|--quick] [--agent JAR] [--only micro|e2e|queue|depth|startup|soak|heap]
  * [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]}. Paths default to those beside the
  * bench jar ({@code target}).
  */
 record BenchOptions(Mode mode, Path agent, String only, String label, Path resultsDir, Path peerDir, boolean jfr) {
 
   static final String USAGE =
-      "usage: bench/run [--smoke|--quick] [--agent JAR] [--only micro|e2e|queue|startup|soak|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]";
+      "usage: bench/run [--smoke|--quick] [--agent JAR] [--only micro|e2e|queue|depth|startup|soak|heap] [--jfr] [--label NAME] [--results DIR] [--peer-agents DIR]";
 
-  static final List<String> PARTS = List.of("micro", "e2e", "queue", "startup", "soak", "heap");
+  static final List<String> PARTS = List.of("micro", "e2e", "queue", "depth", "startup", "soak", "heap");
 
   /** A command line that cannot run: what is wrong with it, said before the usage. */
   static final class Invalid extends Exception {
@@ -44,7 +44,7 @@ record BenchOptions(Mode mode, Path agent, String only, String label, Path resul
       }
     }
     if (only != null && !PARTS.contains(only)) {
-      throw new Invalid("--only takes micro, e2e, queue, startup, soak or heap, not " + only);
+      throw new Invalid("--only takes micro, e2e, queue, depth, startup, soak or heap, not " + only);
     }
     if (label != null && !label.matches("[A-Za-z0-9._-]+")) {
       throw new Invalid("--label takes letters, digits, '.', '_' and '-'");

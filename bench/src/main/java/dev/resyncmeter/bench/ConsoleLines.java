@@ -31,6 +31,11 @@ final class ConsoleLines {
     return String.format("[bench]   queue wave, %s: median %.0f ms, CPU %.0f ms", variant, medianMillis, cpuMillis);
   }
 
+  /** A configuration's e2e wave time over no agent's, pooled ({@link PooledRatio}). */
+  static String waveRatio(String wave, String config, PooledRatio ratio) {
+    return "[bench]   " + wave + " wave ratio to no agent, " + config + ": " + (ratio == null ? "n/a" : ratio.text());
+  }
+
   static String noJdk(int feature, String what) {
     return String.format("[bench]   no JDK %d (set JAVA%d_HOME): no %s on Java %d", feature, feature, what, feature);
   }

@@ -29,6 +29,13 @@ final class JsonReport {
     if (results.e2e() != null) {
       root.put("e2e", e2e(results));
     }
+    if (results.depthRows() != null) {
+      root.put(
+          "depth",
+          OrderedMap.of(
+              "settings", results.depthSettings(), "depths", results.depthRows().stream().map(DepthSection::json).toList(),
+              "flatness", num(DepthTable.flatness(results.depthRows()))));
+    }
     if (results.startup() != null) {
       Map<String, Object> probes = new LinkedHashMap<>();
       results.startup().forEach((probe, byConfig) -> probes.put(probe, byConfig(byConfig)));

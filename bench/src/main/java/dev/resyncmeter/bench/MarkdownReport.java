@@ -26,6 +26,7 @@ final class MarkdownReport {
     report.micro();
     report.e2e();
     report.queueWave();
+    report.depth();
     report.startup();
     report.soak();
     report.heap();
@@ -92,9 +93,12 @@ final class MarkdownReport {
           .append("than 0.05.\n\n");
     }
     if (!results.pooledPeers().isEmpty()) {
-      md.append("The same wave time ratio for the peers, over the rounds they ran in: ")
-          .append(String.join("; ", results.pooledPeers().entrySet().stream().map(e -> e.getKey().key + " **" + e.getValue().text() + "**").toList()))
-          .append(".\n\n");
+      md.append("The same wave time ratio for the peers, over the rounds they ran in:\n\n| wave | configuration | ratio to no agent |\n|---|---|---|\n");
+      if (pooledWave != null) {
+        md.append("| client-java | ").append(Config.RESYNC_METER.key).append(" | ").append(pooledWave.text()).append(" |\n");
+      }
+      results.pooledPeers().forEach((config, ratio) -> md.append("| client-java | ").append(config.key).append(" | ").append(ratio.text()).append(" |\n"));
+      md.append("\nNo fabric8 informer wave yet: the bench times fabric8 only in its micro-benchmarks.\n\n");
     }
     md.append("Medians over runs of each run's median wave; spread is min–max of the run medians.\n\n");
     Stats waveRatios = results.waveRatios();
@@ -117,6 +121,18 @@ final class MarkdownReport {
           .append(" |\n");
     }
     md.append('\n');
+  }
+
+  private void depth() {
+    if (results.depthRows() == null) {
+      return;
+    }
+    md.append("## Queue depth\n\n").append(cell(results.depthSettings())).append("\n\n");
+    md.append("The e2e program's client-java resync wave at each depth, runs without an agent and with resync-meter alternated in pairs. ")
+        .append("CPU per item: every Java thread's (ThreadMXBean, to the nanosecond; not GC or JIT threads), from the resync tick to the wave's last reconcile, each run's median wave over its objects. ")
+        .append("Added: per pair, resync-meter's run minus the no-agent run; the interval is a bootstrap of their median over pairs. ")
+        .append("An agent whose cost per item does not grow with the queue's depth has a flatness ratio near 1.\n\n");
+    md.append(DepthTable.markdown(results.depthRows())).append('\n');
   }
 
   private void queueWave() {

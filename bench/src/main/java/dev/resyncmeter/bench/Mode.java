@@ -17,7 +17,9 @@ enum Mode {
 
   /** The sections a run goes through: {@code only}, else all but the heap alone (e2e measures it), and no soak in a smoke run. */
   List<String> sections(String only) {
-    return only != null ? List.of(only) : this == SMOKE ? List.of("micro", "e2e", "queue", "startup") : List.of("micro", "e2e", "queue", "startup", "soak");
+    return only != null
+        ? List.of(only)
+        : this == SMOKE ? List.of("micro", "e2e", "queue", "depth", "startup") : List.of("micro", "e2e", "queue", "depth", "startup", "soak");
   }
 
   /** How the results name it: smoke, quick or full. */

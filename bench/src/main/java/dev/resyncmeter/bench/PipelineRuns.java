@@ -40,7 +40,9 @@ final class PipelineRuns {
   }
 
   /** One measured wave as the program reported it. */
-  record Wave(double waveMillis, double handlerCallsPerSecond, double reconcilesPerSecond, double listenerCpuNanosPerCall, double processCpuMillis) {}
+  record Wave(
+      double waveMillis, double handlerCallsPerSecond, double reconcilesPerSecond, double listenerCpuNanosPerCall, double processCpuMillis,
+      double threadsCpuNanos) {}
 
   /** One run: its measured waves, the program's counts, its live heap and resync-meter's own classes there. */
   record Run(
@@ -59,6 +61,11 @@ final class PipelineRuns {
 
   /** Runs the program once; {@code extraOptions} such as a JFR recording go before the agents. */
   Run run(Setup setup, List<String> extraOptions, String name) throws Exception {
+    return run(setup, extraOptions, name, true);
+  }
+
+  /** Runs the program once; without {@code measureHeap} it exits after its waves (a deep cache's heap histogram takes long). */
+  Run run(Setup setup, List<String> extraOptions, String name, boolean measureHeap) throws Exception {
     List<String> options = new ArrayList<>(JVM_OPTIONS);
     options.addAll(extraOptions);
     options.addAll(setup.options());
@@ -89,9 +96,11 @@ final class PipelineRuns {
           checkExactCounts(name, url, scrape, counts);
         }
       }
-      jvm.send("heap");
-      jvm.awaitStdout("HEAP DONE"::equals, Duration.ofSeconds(120));
       long heap = -1;
+      if (measureHeap) {
+        jvm.send("heap");
+        jvm.awaitStdout("HEAP DONE"::equals, Duration.ofSeconds(120));
+      }
       List<HeapProbe.ClassRow> own = new ArrayList<>();
       Map<String, HeapProbe.ClassRow> large = new LinkedHashMap<>();
       for (String line : jvm.stdout()) {
@@ -160,7 +169,8 @@ final class PipelineRuns {
         settings.objects / (handlerNanos / 1e9),
         settings.objects / (waveNanos / 1e9),
         (double) values.get("listenerCpuNanos") / settings.objects,
-        values.get("processCpuNanos") / 1e6);
+        values.get("processCpuNanos") / 1e6,
+        values.get("threadsCpuNanos"));
   }
 
   static Map<String, Long> keyValues(String line) {

@@ -99,6 +99,8 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
           }
         });
     results.e2ePeersPooled(pooledPeers);
+    System.out.println(ConsoleLines.waveRatio("client-java", Config.RESYNC_METER.key, results.pooledWave()));
+    pooledPeers.forEach((config, ratio) -> System.out.println(ConsoleLines.waveRatio("client-java", config.key, ratio)));
   }
 
   private void heap(PipelineRuns.Settings settings, Map<Config, List<PipelineRuns.Run>> runs) {

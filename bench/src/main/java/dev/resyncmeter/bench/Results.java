@@ -52,6 +52,8 @@ public final class Results {
   private PooledRatio pooledCpu;
   private Map<Config, PooledRatio> pooledPeers = Map.of();
   private List<SoakRow> soak;
+  private Map<String, Object> depthSettings;
+  private List<DepthTable.Row> depthRows;
   private Map<Config, Stats> heap;
   private int heapObjects;
   private List<HeapProbe.ClassRow> heapTopClasses;
@@ -110,6 +112,20 @@ public final class Results {
   public void queueWave(Map<String, Object> settings, List<QueueRow> rows) {
     this.queueSettings = settings;
     this.queueRows = rows;
+  }
+
+  /** The depth table: resync-meter's added process CPU per item at each depth of the client-java wave. */
+  void depth(Map<String, Object> settings, List<DepthTable.Row> rows) {
+    this.depthSettings = settings;
+    this.depthRows = rows;
+  }
+
+  Map<String, Object> depthSettings() {
+    return depthSettings;
+  }
+
+  List<DepthTable.Row> depthRows() {
+    return depthRows;
   }
 
   public void soak(List<SoakRow> rows) {

@@ -138,7 +138,7 @@ public final class ResyncPipeline {
       System.out.println(
           "wave " + i + " " + kind + " waveNanos=" + wave.nanos() + " handlerNanos=" + (wave.handlersDoneNanos - wave.startNanos)
               + " listenerCpuNanos=" + (wave.listenerCpuStart < 0 ? -1 : wave.listenerCpuEnd - wave.listenerCpuStart)
-              + " processCpuNanos=" + (wave.processCpuEnd - wave.processCpuStart));
+              + " processCpuNanos=" + (wave.processCpuEnd - wave.processCpuStart) + " threadsCpuNanos=" + (wave.threadsCpuEnd - wave.threadsCpuStart));
     }
     System.out.println(
         "counts adds=" + adds.get() + " updates=" + updates.get() + " reconciles=" + reconciles.get() + " resyncs=" + (totalWaves - 1)
@@ -220,6 +220,7 @@ public final class ResyncPipeline {
     wave.handlersDoneNanos = System.nanoTime();
     wave.reconcilesDoneNanos = wave.handlersDoneNanos;
     wave.processCpuEnd = OS.getProcessCpuTime();
+    wave.threadsCpuEnd = TaskCpu.nanos();
     wave.listDone = true;
     return wave;
   }
@@ -247,7 +248,8 @@ public final class ResyncPipeline {
             reconciles.get() + objects,
             System.nanoTime(),
             listener == 0 ? -1 : THREADS.getThreadCpuTime(listener),
-            OS.getProcessCpuTime());
+            OS.getProcessCpuTime(),
+            TaskCpu.nanos());
     current = wave;
     waves.add(wave);
     return true;
@@ -273,6 +275,7 @@ public final class ResyncPipeline {
     if (wave != null && count == wave.targetReconciles) {
       wave.reconcilesDoneNanos = System.nanoTime();
       wave.processCpuEnd = OS.getProcessCpuTime();
+      wave.threadsCpuEnd = TaskCpu.nanos();
       wave.done.countDown();
     }
   }
@@ -303,18 +306,22 @@ public final class ResyncPipeline {
     final long startNanos;
     final long listenerCpuStart;
     final long processCpuStart;
+    /** {@link TaskCpu}: every Java thread's CPU, to the nanosecond. */
+    final long threadsCpuStart;
     final CountDownLatch done = new CountDownLatch(2);
     volatile long handlersDoneNanos;
     volatile long listenerCpuEnd;
     volatile long reconcilesDoneNanos;
     volatile long processCpuEnd;
+    volatile long threadsCpuEnd;
 
-    Wave(long targetCalls, long targetReconciles, long startNanos, long listenerCpuStart, long processCpuStart) {
+    Wave(long targetCalls, long targetReconciles, long startNanos, long listenerCpuStart, long processCpuStart, long threadsCpuStart) {
       this.targetCalls = targetCalls;
       this.targetReconciles = targetReconciles;
       this.startNanos = startNanos;
       this.listenerCpuStart = listenerCpuStart;
       this.processCpuStart = processCpuStart;
+      this.threadsCpuStart = threadsCpuStart;
     }
 
     /** The first list: done when it was handled, however many of its notifications arrived. */

@@ -17,15 +17,15 @@ class BenchOptionsTest {
     BenchOptions options = BenchOptions.parse(new String[] {}, TARGET);
 
     assertThat(options.mode()).isEqualTo(Mode.FULL);
-    assertThat(options.sections()).containsExactly("micro", "e2e", "queue", "startup", "soak");
+    assertThat(options.sections()).containsExactly("micro", "e2e", "queue", "depth", "startup", "soak");
     assertThat(options.agent()).isEqualTo(TARGET.resolve("resync-meter-agent.jar"));
     assertThat(options.resultsDir()).isEqualTo(Path.of("/bench/results"));
   }
 
   @Test
   void aQuickRunGoesThroughTheSameSectionsAsAFullRunAndASmokeRunLeavesTheSoakOut() throws Exception {
-    assertThat(BenchOptions.parse(new String[] {"--quick"}, TARGET).sections()).containsExactly("micro", "e2e", "queue", "startup", "soak");
-    assertThat(BenchOptions.parse(new String[] {"--smoke"}, TARGET).sections()).containsExactly("micro", "e2e", "queue", "startup");
+    assertThat(BenchOptions.parse(new String[] {"--quick"}, TARGET).sections()).containsExactly("micro", "e2e", "queue", "depth", "startup", "soak");
+    assertThat(BenchOptions.parse(new String[] {"--smoke"}, TARGET).sections()).containsExactly("micro", "e2e", "queue", "depth", "startup");
     assertThat(BenchOptions.parse(new String[] {"--quick", "--only", "queue"}, TARGET).sections()).isEqualTo(List.of("queue"));
   }
 
@@ -48,7 +48,7 @@ class BenchOptionsTest {
   void aCommandLineThatCannotRunSaysWhy() {
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--smoke", "--quick"}, TARGET)).hasMessage("--smoke and --quick are two sizes of one run: give one");
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--only", "waves"}, TARGET))
-        .hasMessage("--only takes micro, e2e, queue, startup, soak or heap, not waves");
+        .hasMessage("--only takes micro, e2e, queue, depth, startup, soak or heap, not waves");
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--label", "a b"}, TARGET)).hasMessage("--label takes letters, digits, '.', '_' and '-'");
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--agent"}, TARGET)).hasMessage("--agent needs a value");
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--fast"}, TARGET)).hasMessage("unknown option --fast");

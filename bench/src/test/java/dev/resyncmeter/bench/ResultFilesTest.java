@@ -41,7 +41,7 @@ class ResultFilesTest {
     meta.put("date", "2026-12-07 12:00");
     meta.put("label", null);
     meta.put("mode", "full");
-    meta.put("sections", List.of("micro", "e2e", "queue", "startup", "soak", "heap"));
+    meta.put("sections", List.of("micro", "e2e", "queue", "depth", "startup", "soak", "heap"));
     meta.put("machine", new LinkedHashMap<>(Map.of("cores", 2)));
     meta.put("jvm", new LinkedHashMap<>(Map.of("version", "17.0.15+6")));
     meta.put("agentJar", new LinkedHashMap<>(Map.of("path", "/agent.jar")));
@@ -101,6 +101,11 @@ class ResultFilesTest {
     probes.put(StartupSection.firstReconcileProbe(25), reconcile);
     results.startup(probes);
 
+    results.depth(
+        OrderedMap.of("pairs", 2, "measuredWaves", 5),
+        List.of(
+            new DepthTable.Row(10_000, List.of(1000.0, 1100.0), List.of(1100.0, 1250.0)),
+            new DepthTable.Row(500_000, List.of(2000.0, 2100.0), List.of(2150.0, 2200.0))));
     results.soak(
         List.of(
             new Results.SoakRow(17, "alone", 10, 0, 0, stats(2100.0, 2200.0)),

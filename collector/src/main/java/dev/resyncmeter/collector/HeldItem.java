@@ -8,6 +8,13 @@ import java.util.List;
  * item was taken serves as the reconcile's start, and the clock when the reconcile ended serves as the
  * work's end at done: each is read once and serves twice, because a clock read costs more than
  * everything else the agent does between them.
+ *
+ * <p>A take runs under the queue's lock, which the other workers wait for. So on a controller's worker
+ * (a thread whose timed reconcile followed its last take) the take reads no clock: the reconcile that
+ * follows reads it at its start, outside the lock, and that read is the take's time too (between the
+ * two the worker runs only the controller's loop). The item's queue wait and its work's start are
+ * recorded then, in this thread's row ({@link #durationRow}). If no reconcile comes, the done of the
+ * item (or this thread's next take) reads the clock instead.
  */
 public final class HeldItem {
 
@@ -21,6 +28,16 @@ public final class HeldItem {
   private boolean sinceUnclaimed;
   private long reconcileEndedAt;
   private boolean reconcileEndUnclaimed;
+  /** The take of the held item read no clock yet: {@link #clockTake} records it when one is read. */
+  private boolean takeUnclocked;
+  /** The counts of the queue of the unclocked take, and when its item was added ({@link #queueWaitUnknown}: not seen). */
+  private QueueCounts unclockedCounts;
+  private long unclockedAddedAt;
+  private boolean queueWaitUnknown;
+  /** A timed reconcile followed the last take on this thread: it is a controller's worker. */
+  private boolean reconciledAfterTake;
+  /** This thread's row in the duration histograms of the queues it takes from. */
+  private final LastRow durationRow = new LastRow();
   /** The worker asked for its item to come back (a rate-limited or delayed add of that item). */
   private boolean requeued;
   /**
@@ -37,21 +54,57 @@ public final class HeldItem {
   HeldItem() {}
 
   /**
-   * This thread took {@code item} from {@code queue} at {@code at}, to process it for {@code trigger} in
-   * {@code slot}. {@code unseen}: it was taken before the agent could see it, after the reconcile of the
-   * item, whose failure is known already and is kept.
+   * Whether a take on this thread may leave its clock read to the reconcile that follows: a timed
+   * reconcile followed the thread's last take. A first take, and a take on a thread whose item is
+   * processed without a timed reconcile (the application's own worker), read the clock at once.
    */
-  void took(Object queue, Object item, Trigger trigger, int slot, long at, boolean unseen) {
+  boolean takesForReconcile() {
+    return reconciledAfterTake;
+  }
+
+  /**
+   * This thread took {@code item} from {@code queue} (its tracker, whose counts are {@code counts}),
+   * to process it for {@code trigger} in {@code slot}; {@code addedAt}: when its add was seen, unless
+   * {@code queueWaitUnknown}. {@code unseen}: it was taken before the agent could see it, after the
+   * reconcile of the item, whose failure is known already and is kept. Its clock is told by {@link
+   * #takenAt}, or read later when left unclocked.
+   */
+  void took(Object queue, QueueCounts counts, Object item, Trigger trigger, int slot, boolean queueWaitUnknown, long addedAt, boolean unseen) {
+    if (takeUnclocked) {
+      clockTake(System.nanoTime()); // the take before had neither reconcile nor done on this thread
+    }
     this.queue = queue;
     this.item = item;
     this.trigger = trigger;
     this.slot = slot;
-    since = at;
+    unclockedCounts = counts;
+    unclockedAddedAt = addedAt;
+    this.queueWaitUnknown = queueWaitUnknown;
+    takeUnclocked = true;
     sinceUnclaimed = true;
+    reconciledAfterTake = false;
     reconcileEndUnclaimed = false;
     requeued = false;
     reconcileThrew = unseen && reconcileThrew;
     awaitedEchoes = null;
+  }
+
+  /** The take just told to {@link #took} happened at {@code at}. */
+  void takenAt(long at) {
+    clockTake(at);
+  }
+
+  /** The held item's take is timed at {@code now}: its queue wait and its work's start are recorded. */
+  private void clockTake(long now) {
+    takeUnclocked = false;
+    since = now;
+    unclockedCounts.started(durationRow, slot, queueWaitUnknown, unclockedAddedAt, now);
+    unclockedCounts = null;
+  }
+
+  /** This thread's row in the duration histograms. */
+  LastRow durationRow() {
+    return durationRow;
   }
 
   /** The item just taken waits on {@code echoes}, not all told yet: its reconcile's trigger follows them. */
@@ -84,7 +137,13 @@ public final class HeldItem {
    * the end of the reconcile that followed its take, else a fresh read.
    */
   long release() {
-    long end = reconcileEndUnclaimed ? reconcileEndedAt : System.nanoTime();
+    long end;
+    if (takeUnclocked) {
+      end = System.nanoTime(); // no reconcile came: its take is timed now, and it took no time to process
+      clockTake(end);
+    } else {
+      end = reconcileEndUnclaimed ? reconcileEndedAt : System.nanoTime();
+    }
     queue = null;
     item = null;
     trigger = null;
@@ -96,9 +155,18 @@ public final class HeldItem {
 
   /**
    * The clock at the start of a reconcile: the time its item was taken, for the first reconcile
-   * after a get on this thread, else a fresh read.
+   * after a get on this thread (read now if that take left it unread), else a fresh read.
    */
   public long reconcileStarted() {
+    if (item != null) {
+      reconciledAfterTake = true;
+    }
+    if (takeUnclocked) {
+      long now = System.nanoTime();
+      clockTake(now);
+      sinceUnclaimed = false;
+      return now;
+    }
     if (sinceUnclaimed && item != null) {
       sinceUnclaimed = false;
       return since;
@@ -134,6 +202,9 @@ public final class HeldItem {
 
   /** The clock when this thread took the item it holds. */
   public long since() {
+    if (takeUnclocked) {
+      clockTake(System.nanoTime());
+    }
     return since;
   }
 

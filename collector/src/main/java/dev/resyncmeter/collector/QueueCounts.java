@@ -22,12 +22,25 @@ final class QueueCounts {
   /** Delayed and rate-limited add calls by trigger: made outside the queue's lock. */
   private final LongAdder[] triggerAddsOutsideLock = HandlerMetrics.adders(TRIGGERS.length);
   private final LongAdder retries = new LongAdder();
-  final SerialHistogram queueDuration = new SerialHistogram(Buckets.CLIENT_GO_WORKQUEUE);
-  final SerialHistogram workDuration = new SerialHistogram(Buckets.CLIENT_GO_WORKQUEUE);
+  /**
+   * The queue-wait and work-duration histograms, in one row per worker (a take's queue wait may be
+   * recorded outside the queue's lock, at its reconcile's start, while other workers record theirs):
+   * the queue wait's bucket counts and sum, then the work duration's.
+   */
+  private final ThreadRows durations = new ThreadRows(2 * HISTOGRAM);
+  /** Cells of one histogram: one per bucket, then the sum in nanoseconds. */
+  private static final int HISTOGRAM = Buckets.CLIENT_GO_WORKQUEUE.count() + 1;
+  private static final int WORK = HISTOGRAM;
 
-  // Items being processed: one slot each, its start time read by the gauges (0: a free slot).
-  private Object[] processingItems = new Object[4];
-  private volatile long[] processingStartedAt = new long[4];
+  // Items being processed: one slot each, claimed and freed under the queue's lock.
+  private Object[] processingItems = new Object[CHUNK];
+  /**
+   * Their start times, read by the gauges (0: not started, or a free slot), in chunks of {@link
+   * #CHUNK} slots that never move: a worker writes its slot's start outside the queue's lock, so a
+   * growth must not copy the value it writes. Only the slot's holder writes it.
+   */
+  private volatile long[][] startChunks = {new long[CHUNK]};
+  private static final int CHUNK = 8;
 
   // ---- written by the tracker ------------------------------------------------------------------
 
@@ -55,23 +68,34 @@ final class QueueCounts {
     Cells.add(cells, DEPTH, -1);
   }
 
-  /** {@code item} is processed from {@code now} on: returns its slot. */
-  int startProcessing(Object item, long now) {
+  /** {@code item} is processed from now on, its start told by {@link #started}: returns its slot. */
+  int claimSlot(Object item) {
     Object[] items = processingItems;
     for (int i = 0; i < items.length; i++) {
       if (items[i] == null) {
         items[i] = item;
-        Cells.set(processingStartedAt, i, now);
         return i;
       }
     }
     int slot = items.length;
-    processingItems = Arrays.copyOf(items, slot * 2);
-    long[] startedAt = Arrays.copyOf(processingStartedAt, slot * 2);
-    startedAt[slot] = now;
+    processingItems = Arrays.copyOf(items, slot + CHUNK);
     processingItems[slot] = item;
-    processingStartedAt = startedAt;
+    long[][] chunks = startChunks;
+    long[][] grown = Arrays.copyOf(chunks, chunks.length + 1);
+    grown[chunks.length] = new long[CHUNK]; // the chunks already handed out stay where they are
+    startChunks = grown;
     return slot;
+  }
+
+  /**
+   * The item in {@code slot} was taken at {@code takenAt}, by the thread whose row {@code row} is;
+   * {@code addedAt}: when its add was seen, or {@code queueWaitUnknown}.
+   */
+  void started(LastRow row, int slot, boolean queueWaitUnknown, long addedAt, long takenAt) {
+    if (!queueWaitUnknown) {
+      record(durations.row(row), 0, takenAt - addedAt);
+    }
+    Cells.set(startChunks[slot / CHUNK], slot % CHUNK, takenAt);
   }
 
   /** The slot of {@code item} among those processed, or -1. */
@@ -85,14 +109,24 @@ final class QueueCounts {
     return -1;
   }
 
-  /** The item in {@code slot} (-1: none) is done at {@code now}: its work's duration is recorded. */
-  void finishProcessing(int slot, long now) {
+  /**
+   * The item in {@code slot} (-1: none) is done at {@code now}, told by the thread whose row {@code
+   * row} is: its work's duration is recorded.
+   */
+  void finishProcessing(LastRow row, int slot, long now) {
     if (slot >= 0 && processingItems[slot] != null) {
-      long[] startedAt = processingStartedAt;
-      workDuration.record(now - startedAt[slot]);
+      long[] chunk = startChunks[slot / CHUNK];
+      long started = Cells.read(chunk, slot % CHUNK);
+      // 0: done by a thread other than the one that took it, before that one read the clock for it
+      record(durations.row(row), WORK, started == 0 ? 0 : now - started);
       processingItems[slot] = null;
-      Cells.set(startedAt, slot, 0);
+      Cells.set(chunk, slot % CHUNK, 0);
     }
+  }
+
+  private void record(long[] row, int histogram, long nanos) {
+    durations.addTo(row, histogram + Buckets.CLIENT_GO_WORKQUEUE.indexOf(nanos), 1);
+    durations.addTo(row, histogram + HISTOGRAM - 1, nanos);
   }
 
   /** Items being processed now. */
@@ -125,16 +159,31 @@ final class QueueCounts {
     return Cells.read(cells, TRIGGER_ADDS + trigger.ordinal()) + triggerAddsOutsideLock[trigger.ordinal()].sum();
   }
 
+  /** Adds the queue-wait and work-duration histograms (bucket counts, then the sum) into the totals given. */
+  void addDurations(long[] queueWaitTotals, long[] workTotals) {
+    long[] rows = durations.sum();
+    for (int i = 0; i < HISTOGRAM; i++) {
+      queueWaitTotals[i] += rows[i];
+      workTotals[i] += rows[WORK + i];
+    }
+  }
+
+  /** A zeroed array for {@link #addDurations}. */
+  static long[] durationTotals() {
+    return new long[HISTOGRAM];
+  }
+
   /** Seconds of work in process now, summed (negative: none), and the longest of them. */
   void addProcessing(double[] unfinishedAndLongest) {
     long now = System.nanoTime();
-    long[] startedAt = processingStartedAt;
-    for (int i = 0; i < startedAt.length; i++) {
-      long started = Cells.read(startedAt, i);
-      if (started != 0) {
-        double seconds = (now - started) / 1e9;
-        unfinishedAndLongest[0] += seconds;
-        unfinishedAndLongest[1] = Math.max(unfinishedAndLongest[1], seconds);
+    for (long[] chunk : startChunks) {
+      for (int i = 0; i < chunk.length; i++) {
+        long started = Cells.read(chunk, i);
+        if (started != 0) {
+          double seconds = (now - started) / 1e9;
+          unfinishedAndLongest[0] += seconds;
+          unfinishedAndLongest[1] = Math.max(unfinishedAndLongest[1], seconds);
+        }
       }
     }
   }

@@ -85,8 +85,8 @@ final class QueueMetrics {
     long adds;
     long retries;
     long[] triggerAdds = new long[TRIGGERS.length];
-    long[] queueDuration = SerialHistogram.totals(Buckets.CLIENT_GO_WORKQUEUE);
-    long[] workDuration = SerialHistogram.totals(Buckets.CLIENT_GO_WORKQUEUE);
+    long[] queueDuration = QueueCounts.durationTotals();
+    long[] workDuration = QueueCounts.durationTotals();
 
     void add(QueueCounts queue) {
       adds += queue.adds();
@@ -94,8 +94,7 @@ final class QueueMetrics {
       for (Trigger trigger : TRIGGERS) {
         triggerAdds[trigger.ordinal()] += queue.triggerAdds(trigger);
       }
-      queue.queueDuration.addTo(queueDuration);
-      queue.workDuration.addTo(workDuration);
+      queue.addDurations(queueDuration, workDuration);
     }
 
     Totals copy() {

@@ -18,6 +18,11 @@ import java.util.function.Function;
  * reads none after a timed reconcile of its item: see {@link HeldItem#reconcileEnded}). Maps hold only
  * what must merge: the triggers of deduplicated adds of a waiting item, and items added again while
  * a worker processes them.
+ *
+ * <p>The host's lock is held while this runs, and its other workers wait for it (spinning first), so
+ * what can run later does: a take on a controller's worker only pops the ring, decides the trigger
+ * and claims a slot; its clock read and its queue wait are recorded at its reconcile's start (see
+ * {@link HeldItem}). Durations go in per-worker rows, slot starts in chunks that never move.
  */
 public final class QueueTracker {
 
@@ -188,6 +193,9 @@ public final class QueueTracker {
       return;
     }
     counts.accepted();
+    // Read under the lock: the item may be taken the moment the lock is released, and its queue wait
+    // starts here. Nothing of the agent's runs between the caller's add() and the monitor's enter, so
+    // an earlier read would need the caller instrumented, and a later one would miss fast takes.
     long now = System.nanoTime();
     if (queueGrew) {
       push(item, now, trigger);
@@ -230,29 +238,36 @@ public final class QueueTracker {
 
   private Trigger take(ThreadContext context, Object item, int queuedAfter, boolean unseen) {
     bind();
-    long now = System.nanoTime();
+    HeldItem held = context.held();
+    // Only what decides the item's trigger and slot runs here, under the queue's lock; on a
+    // controller's worker the clock read and the records wait for its reconcile (see HeldItem).
+    boolean clockNow = unseen || !held.takesForReconcile();
+    long now = clockNow ? System.nanoTime() : 0;
     long takenAt = now;
+    long addedAt = 0;
+    boolean queueWaitUnknown = true;
     Trigger trigger = null;
     // The ring holds the tail of the queue whose adds were seen: while it is longer than what is left,
     // its head was taken, by this take or by an unseen one.
     while (ringSize > queuedAfter) {
       Object ringItem = ringItems[ringHead];
       Trigger ringTrigger = ringTriggers[ringHead];
-      long addedAt = ringAddedAt[ringHead];
+      long itemAddedAt = this.ringAddedAt[ringHead];
       pop();
       if (ringTrigger != null) {
         counts.left();
       }
       if (ringItem == item || ringItem.equals(item)) {
         if (ringTrigger != null && !unseen) {
-          counts.queueDuration.record(now - addedAt);
+          queueWaitUnknown = false;
+          addedAt = itemAddedAt;
         }
         trigger = ringTrigger;
-        takenAt = unseen && ringTrigger != null ? addedAt : now;
+        takenAt = unseen && ringTrigger != null ? itemAddedAt : now;
         break;
       }
       // taken by a worker the agent could not see yet: it claims it when it is seen
-      takenUnseen.put(ringItem, new WaitingForDone(ringTrigger, addedAt));
+      takenUnseen.put(ringItem, new WaitingForDone(ringTrigger, itemAddedAt));
     }
     if (trigger == null && !takenUnseen.isEmpty()) {
       WaitingForDone earlier = takenUnseen.remove(item);
@@ -274,9 +289,12 @@ public final class QueueTracker {
       awaited = trigger == Trigger.OWN_WRITE ? PendingEcho.unsettled(echoes) : null;
       trigger = awaited == null ? PendingEcho.settled(trigger, echoes) : trigger;
     }
-    context.held().took(this, item, trigger, counts.startProcessing(item, takenAt), takenAt, unseen);
+    held.took(this, counts, item, trigger, counts.claimSlot(item), queueWaitUnknown, addedAt, unseen);
+    if (clockNow) {
+      held.takenAt(takenAt);
+    }
     if (awaited != null) {
-      context.held().awaitEchoes(awaited);
+      held.awaitEchoes(awaited);
     }
     return trigger;
   }
@@ -288,9 +306,9 @@ public final class QueueTracker {
     if (held.holds(this, item)) {
       int slot = held.slot();
       // Done follows the reconcile of the held item: the reconcile's end is the work's end.
-      counts.finishProcessing(slot, held.release());
+      counts.finishProcessing(held.durationRow(), slot, held.release());
     } else {
-      counts.finishProcessing(counts.processingSlotOf(item), System.nanoTime());
+      counts.finishProcessing(held.durationRow(), counts.processingSlotOf(item), System.nanoTime());
     }
     if (requeued) {
       WaitingForDone waiting = addedWhileProcessed.isEmpty() ? null : addedWhileProcessed.remove(item);

@@ -32,11 +32,21 @@ final class ThreadRows {
 
   /** Adds {@code delta} to cell {@code i} of the calling thread's row; {@code last} is that thread's own. */
   void add(LastRow last, int i, long delta) {
+    addTo(row(last), i, delta);
+  }
+
+  /** The calling thread's row, for several {@link #addTo} calls; {@code last} is that thread's own. */
+  long[] row(LastRow last) {
     long[] row = last.of(this);
     if (row == null) {
       row = rowOfThread.get();
       last.remember(this, row);
     }
+    return row;
+  }
+
+  /** Adds {@code delta} to cell {@code i} of {@code row}, a row {@link #row} gave the calling thread. */
+  void addTo(long[] row, int i, long delta) {
     if (row == sharedRow) {
       Cells.addAtomically(row, i, delta);
     } else {

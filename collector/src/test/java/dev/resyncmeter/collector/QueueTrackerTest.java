@@ -27,6 +27,23 @@ class QueueTrackerTest {
     if (context.held().item() != null) {
       tracker.done(context, context.held().item(), false);
     }
+    // the next test starts on an application worker's thread: its first take reads the clock at once
+    processWithoutReconcile(new ModelQueue(metrics.queue("scratch")));
+  }
+
+  private static void processWithoutReconcile(ModelQueue queue) {
+    queue.add("scratch");
+    queue.done(queue.get());
+  }
+
+  /** Makes this thread a controller's worker: a timed reconcile followed its last take. */
+  private void reconcileOnce() {
+    ModelQueue warmUp = new ModelQueue(metrics.queue("warm-up"));
+    warmUp.add("w");
+    warmUp.get();
+    context.held().reconcileStarted();
+    context.held().reconcileEnded();
+    warmUp.done("w");
   }
 
   /** Runs {@code adds} inside a handler call whose trigger is {@code handlerTrigger}. */
@@ -493,5 +510,110 @@ class QueueTrackerTest {
     addFromHandler("a", Trigger.RESYNC_NOOP);
     addFromHandler("a", Trigger.OWN_WRITE);
     assertThat(process("a")).isEqualTo(Trigger.OWN_WRITE);
+  }
+
+  // ---- a take under the lock leaves its clock read to the reconcile that follows -----------------
+
+  @Test
+  void aControllerWorkersTakeIsTimedAtItsReconcilesStartItsQueueWaitEndingThere() throws InterruptedException {
+    reconcileOnce();
+    long beforeAdd = System.nanoTime();
+    queue.add("a");
+    long afterAdd = System.nanoTime();
+    Thread.sleep(20);
+    take("a");
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).as("nothing recorded under the lock").isZero();
+    assertThat(value("workqueue_unfinished_work_seconds{name=\"q\"}")).as("not started before its reconcile").isZero();
+    long start = context.held().reconcileStarted(); // the take's clock and the reconcile's start: one read
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
+    double waited = value("workqueue_queue_duration_seconds_sum{name=\"q\"}");
+    assertThat(waited).isBetween((start - afterAdd) / 1e9, (start - beforeAdd) / 1e9).isGreaterThanOrEqualTo(0.02);
+    assertThat(context.held().since()).isEqualTo(start);
+    Thread.sleep(5);
+    long end = context.held().reconcileEnded();
+    queue.done("a");
+    assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
+    assertThat(value("workqueue_work_duration_seconds_sum{name=\"q\"}")).isEqualTo((end - start) / 1e9, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void anApplicationWorkersTakeIsTimedAtOnce() throws InterruptedException {
+    reconcileOnce();
+    processWithoutReconcile(new ModelQueue(metrics.queue("other"))); // no timed reconcile followed this take
+    queue.add("a");
+    long beforeTake = System.nanoTime();
+    take("a");
+    long afterTake = System.nanoTime();
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).as("recorded at its take").isEqualTo(1);
+    assertThat(context.held().since()).isBetween(beforeTake, afterTake);
+    Thread.sleep(20);
+    assertThat(value("workqueue_unfinished_work_seconds{name=\"q\"}")).isGreaterThanOrEqualTo(0.02);
+    queue.done("a");
+  }
+
+  @Test
+  void aFirstTakeOnAThreadIsTimedAtOnce() throws Exception {
+    queue.add("a");
+    ExecutorService worker = Executors.newSingleThreadExecutor();
+    try {
+      worker.submit(() -> queue.get()).get(10, TimeUnit.SECONDS);
+      assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
+      worker.submit(() -> queue.done("a")).get(10, TimeUnit.SECONDS);
+      assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
+    } finally {
+      worker.shutdownNow();
+    }
+  }
+
+  @Test
+  void aControllerWorkersTakeFollowedByDoneWithoutAReconcileIsTimedAtItsDone() throws InterruptedException {
+    reconcileOnce();
+    queue.add("a");
+    take("a");
+    Thread.sleep(20);
+    queue.done("a");
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
+    assertThat(value("workqueue_queue_duration_seconds_sum{name=\"q\"}")).as("waited until its done").isGreaterThanOrEqualTo(0.02);
+    assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(1);
+    assertThat(value("workqueue_work_duration_seconds_sum{name=\"q\"}")).isZero();
+    // no reconcile followed that take: the next one is timed at once again
+    queue.add("b");
+    take("b");
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(2);
+  }
+
+  @Test
+  void workersRecordInRowsOfTheirOwnAndTheirCountsAddUp() throws Exception {
+    int workers = 4;
+    int itemsEach = 500;
+    for (int i = 0; i < workers * itemsEach; i++) {
+      queue.add(i);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(workers);
+    try {
+      java.util.List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+      for (int w = 0; w < workers; w++) {
+        running.add(
+            pool.submit(
+                () -> {
+                  ThreadContext own = ThreadContext.current();
+                  for (int i = 0; i < itemsEach; i++) {
+                    Object item = queue.get();
+                    own.held().reconcileStarted(); // outside the queue's lock, as a reconcile's start is
+                    own.held().reconcileEnded();
+                    queue.done(item);
+                  }
+                }));
+      }
+      for (java.util.concurrent.Future<?> worker : running) {
+        worker.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(value("workqueue_queue_duration_seconds_count{name=\"q\"}")).isEqualTo(workers * itemsEach);
+    assertThat(value("workqueue_work_duration_seconds_count{name=\"q\"}")).isEqualTo(workers * itemsEach);
+    assertThat(value("workqueue_unfinished_work_seconds{name=\"q\"}")).isZero();
+    assertThat(tracker.trackedItems()).isZero();
   }
 }

@@ -7,9 +7,12 @@ import org.junit.jupiter.api.Test;
 
 class TriggerTest {
 
-  /** change > unknown > other > requeue > periodic > watch_noop > relist_noop > resync_noop. */
+  /**
+   * change > own_write > unknown > other > requeue > periodic > watch_noop > relist_noop > resync_noop
+   * (issue 44: a real change by someone else outranks an echo of the process's own write).
+   */
   private static final List<Trigger> STRONGEST_FIRST =
-      List.of(Trigger.CHANGE, Trigger.UNKNOWN, Trigger.OTHER, Trigger.REQUEUE, Trigger.PERIODIC, Trigger.WATCH_NOOP, Trigger.RELIST_NOOP, Trigger.RESYNC_NOOP);
+      List.of(Trigger.CHANGE, Trigger.OWN_WRITE, Trigger.UNKNOWN, Trigger.OTHER, Trigger.REQUEUE, Trigger.PERIODIC, Trigger.WATCH_NOOP, Trigger.RELIST_NOOP, Trigger.RESYNC_NOOP);
 
   @Test
   void everyPairMergesIntoTheStrongerWhateverTheOrder() {
@@ -21,6 +24,11 @@ class TriggerTest {
         assertThat(Trigger.merge(weaker, stronger)).as(weaker + " + " + stronger).isEqualTo(stronger);
       }
     }
+  }
+
+  @Test
+  void theOrderIsEveryTrigger() {
+    assertThat(STRONGEST_FIRST).containsExactlyInAnyOrder(Trigger.values());
   }
 
   @Test

@@ -129,8 +129,19 @@ final class ApiHandler implements HttpHandler {
             sendJson(exchange, 200, Wire.configMap(store.replace(namespace, name, cm, false), true).toString());
           }
           case "PATCH" -> {
-            boolean jsonPatch = patchType(exchange.getRequestHeaders().getFirst("Content-Type"));
-            V1ConfigMap patched = jsonPatch ? store.jsonPatch(namespace, name, body) : store.mergePatch(namespace, name, body);
+            V1ConfigMap patched =
+                switch (patchType(exchange.getRequestHeaders().getFirst("Content-Type"))) {
+                  case MERGE -> store.mergePatch(namespace, name, body);
+                  case JSON -> store.jsonPatch(namespace, name, body);
+                  case APPLY -> {
+                    String fieldManager = query.get("fieldManager");
+                    if (fieldManager == null || fieldManager.isEmpty()) {
+                      throw new StatusException(
+                          422, "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch", name);
+                    }
+                    yield store.apply(namespace, name, body);
+                  }
+                };
             sendJson(exchange, 200, Wire.configMap(patched, true).toString());
           }
           case "DELETE" -> {
@@ -178,23 +189,34 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
+  /** The patch types the server applies. */
+  private enum PatchType {
+    MERGE,
+    JSON,
+    APPLY
+  }
+
   /**
-   * A merge patch (false) or a JSON patch (true), with or without parameters ({@code ; charset=utf-8});
-   * other patch types (strategic merge patch, apply) get 415.
+   * A merge patch, a JSON patch or a server-side apply, with or without parameters ({@code ;
+   * charset=utf-8}); other patch types (strategic merge patch) get 415.
    */
-  private static boolean patchType(String contentType) {
+  private static PatchType patchType(String contentType) {
     String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].trim();
     if (mediaType.equalsIgnoreCase("application/merge-patch+json")) {
-      return false;
+      return PatchType.MERGE;
     }
     if (mediaType.equalsIgnoreCase("application/json-patch+json")) {
-      return true;
+      return PatchType.JSON;
+    }
+    if (mediaType.equalsIgnoreCase("application/apply-patch+yaml")) {
+      return PatchType.APPLY;
     }
     throw new StatusException(
         415,
         "UnsupportedMediaType",
         "the body of the request was in an unknown format - accepted media types include: application/json-patch+json,"
-            + " application/merge-patch+json (EmbeddedApiServer applies JSON merge patches and JSON patches only)",
+            + " application/merge-patch+json, application/apply-patch+yaml (EmbeddedApiServer applies JSON merge patches, JSON"
+            + " patches and server-side applies only)",
         null);
   }
 

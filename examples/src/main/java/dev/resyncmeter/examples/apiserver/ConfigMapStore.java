@@ -181,6 +181,36 @@ final class ConfigMapStore {
   }
 
   /**
+   * A server-side apply of {@code appliedBody} (an apply configuration as JSON, the subset of YAML
+   * clients send) to the stored object, without field management: the fields it names are merged
+   * into the object as a JSON merge patch would, and fields it leaves out stay (a real server removes
+   * those the same field manager applied before; no writer here relies on that). As a real server
+   * does: its {@code metadata.resourceVersion}, if any, is a precondition, and an apply that changes
+   * nothing keeps the version and sends no event. Unlike one, it does not create a missing object (404).
+   */
+  V1ConfigMap apply(String namespace, String name, String appliedBody) {
+    JsonElement applied;
+    try {
+      applied = JsonParser.parseString(appliedBody);
+    } catch (RuntimeException e) {
+      throw new StatusException(400, "BadRequest", "cannot decode apply configuration (EmbeddedApiServer reads JSON only): " + e.getMessage(), null);
+    }
+    if (!applied.isJsonObject()) {
+      throw new StatusException(400, "BadRequest", "an apply configuration of a ConfigMap must be a JSON object", name);
+    }
+    JsonObject config = applied.getAsJsonObject();
+    if (!"v1".equals(string(config, "apiVersion")) || !"ConfigMap".equals(string(config, "kind"))) {
+      throw new StatusException(400, "BadRequest", "an apply configuration must name apiVersion v1 and kind ConfigMap", name);
+    }
+    return mergePatch(namespace, name, appliedBody);
+  }
+
+  private static String string(JsonObject object, String member) {
+    JsonElement value = object.get(member);
+    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
+  }
+
+  /**
    * Applies a JSON patch (RFC 6902: {@code add}, {@code remove}, {@code replace}, {@code test}) to the
    * stored object and stores the result as a PUT of it would, as {@link #mergePatch} does: a
    * {@code metadata.resourceVersion} the patch sets or tests is a precondition; a failed {@code test},

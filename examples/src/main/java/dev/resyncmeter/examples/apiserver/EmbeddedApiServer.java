@@ -49,8 +49,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       version and a MODIFIED event; 404 NotFound for a missing object. The same with a JSON patch
  *       (RFC 6902, {@code application/json-patch+json}) of the operations {@code add}, {@code
  *       remove}, {@code replace} and {@code test} on the object's maps (a failed {@code test} or a
- *       missing path is a 422). 415 UnsupportedMediaType for any other patch type (strategic merge
- *       patch, server-side apply).
+ *       missing path is a 422). A server-side apply ({@code application/apply-patch+yaml}, with a
+ *       {@code fieldManager}; the configuration as JSON) of an existing object, merged as a merge
+ *       patch is, without managed fields. 415 UnsupportedMediaType for any other patch type
+ *       (strategic merge patch).
  *   <li>Every write that changes the object is answered with the object as stored, carrying the new
  *       resourceVersion, and its watch event carries that same version: a client can tell its own
  *       write's event by the version it was answered with. A write that changes nothing (a PUT or
@@ -61,12 +63,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  *
  * <p>What it does not do: any other resource (namespaces need not exist, there is no discovery,
- * {@code /version} or OpenAPI); PATCH other than JSON merge patch and JSON patch; label or field selectors (refused with 400 rather than
+ * {@code /version} or OpenAPI); PATCH other than JSON merge patch, JSON patch and server-side apply; label or field selectors (refused with 400 rather than
  * silently ignored); pagination ({@code limit} and {@code continue} are ignored, everything comes
  * in one page); {@code resourceVersionMatch}, {@code sendInitialEvents} and bookmarks (ignored;
  * {@code allowWatchBookmarks} is accepted, no BOOKMARK is ever sent); generateName, validation
- * beyond "a name is present", finalizers, graceful deletion, dry-run, server-side apply, managed
- * fields; authentication, authorization, TLS, HTTP/2, protobuf.
+ * beyond "a name is present", finalizers, graceful deletion, dry-run, server-side apply's field ownership
+ * and creation, managed fields; authentication, authorization, TLS, HTTP/2, protobuf.
  *
  * <p>The JDK's HttpServer cannot tell that a client went away while a watch is idle; such a watch
  * counts as open until its next event write fails, its timeout, {@link #expireWatches()} or {@link

@@ -204,18 +204,55 @@ class EmbeddedApiServerTest {
     assertThat(renamed.getHttpStatusCode()).isEqualTo(400);
   }
 
+  /**
+   * A server-side apply through client-java's GenericKubernetesApi, as a real server answers one to
+   * an existing object: one that changes the object gets a new version and a watch event carrying
+   * it, the same apply again changes nothing (same version, no event), a stale resourceVersion in it
+   * is a 409, and without a field manager it is refused.
+   */
   @Test
-  void patchTypesOtherThanMergeAndJsonPatchAreRefusedWith415() throws Exception {
+  void serverSideApplyOfAnExistingObjectIsAnsweredAsARealServerDoes() throws Exception {
+    GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> generic =
+        new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
+    String rv = server.create(NS, "a", Map.of("k", "1", "kept", "x")).getMetadata().getResourceVersion();
+    String applied = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\",\"namespace\":\"" + NS + "\"},\"data\":{\"k\":\"2\"}}";
+    PatchOptions options = new PatchOptions();
+    options.setFieldManager("test");
+    try (Watch<V1ConfigMap> watch = watch(NS, rv, 5)) {
+      KubernetesApiResponse<V1ConfigMap> changed = generic.patch(NS, "a", V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch(applied), options);
+      assertThat(changed.getHttpStatusCode()).isEqualTo(200);
+      String changedRv = changed.getObject().getMetadata().getResourceVersion();
+      assertThat(Long.parseLong(changedRv)).isGreaterThan(Long.parseLong(rv));
+      assertThat(changed.getObject().getData()).containsExactlyInAnyOrderEntriesOf(Map.of("k", "2", "kept", "x"));
+
+      KubernetesApiResponse<V1ConfigMap> same = generic.patch(NS, "a", V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch(applied), options);
+      assertThat(same.getHttpStatusCode()).isEqualTo(200);
+      assertThat(same.getObject().getMetadata().getResourceVersion()).isEqualTo(changedRv);
+      assertThat(server.currentResourceVersion()).isEqualTo(changedRv);
+
+      // the first event after rv is the change, carrying the version it was answered with; the apply that changed nothing sent none
+      Watch.Response<V1ConfigMap> event = watch.next();
+      assertThat(event.type).isEqualTo("MODIFIED");
+      assertThat(event.object.getMetadata().getResourceVersion()).isEqualTo(changedRv);
+    }
+    String stale = applied.replace("\"2\"", "\"3\"").replace("\"namespace\"", "\"resourceVersion\":\"" + rv + "\",\"namespace\"");
+    assertThat(generic.patch(NS, "a", V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch(stale), options).getHttpStatusCode()).isEqualTo(409);
+    KubernetesApiResponse<V1ConfigMap> noManager = generic.patch(NS, "a", V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch(applied.replace("\"2\"", "\"4\"")), new PatchOptions());
+    assertThat(noManager.getHttpStatusCode()).isEqualTo(422);
+    assertThat(server.get(NS, "a").orElseThrow().getData()).containsEntry("k", "2");
+    assertThat(generic.patch(NS, "nope", V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch(applied.replace("\"a\"", "\"nope\"")), options).getHttpStatusCode())
+        .as("no creation by apply here")
+        .isEqualTo(404);
+  }
+
+  @Test
+  void patchTypesOtherThanMergeJsonPatchAndApplyAreRefusedWith415() throws Exception {
     GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> generic =
         new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
     V1ConfigMap a = server.create(NS, "a", Map.of("k", "1"));
-    for (String patchFormat : List.of(V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, V1Patch.PATCH_FORMAT_APPLY_YAML)) {
+    for (String patchFormat : List.of(V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH)) {
       String body = "{\"data\":{\"k\":\"2\"}}";
-      PatchOptions options = new PatchOptions();
-      if (patchFormat.equals(V1Patch.PATCH_FORMAT_APPLY_YAML)) {
-        options.setFieldManager("test");
-      }
-      KubernetesApiResponse<V1ConfigMap> refused = generic.patch(NS, "a", patchFormat, new V1Patch(body), options);
+      KubernetesApiResponse<V1ConfigMap> refused = generic.patch(NS, "a", patchFormat, new V1Patch(body), new PatchOptions());
       assertThat(refused.getHttpStatusCode()).as(patchFormat).isEqualTo(415);
       assertThat(refused.getStatus().getReason()).isEqualTo("UnsupportedMediaType");
     }

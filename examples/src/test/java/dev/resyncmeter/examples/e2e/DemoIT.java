@@ -66,10 +66,34 @@ class DemoIT {
       // the verdict is wider than the table: it breaks after "saved", before the count of reconciles
       assertThat(whole).anyMatch(l -> l.startsWith("    => enqueues every no-op update: a ResourceVersion check in onUpdate would have saved"));
       assertThat(whole).contains("    => drops every no-op update: it checks already, nothing to save");
+      // the echo controllers (issue 44): the report names the stamper a loop, and the settler settles
+      assertThat(verdictsOf(whole, "timestamp-stamper")).as("timestamp-stamper's verdicts").anyMatch(l -> l.startsWith("    => a loop: "));
+      assertThat(verdictsOf(whole, "label-settler"))
+          .as("label-settler's verdicts")
+          .anyMatch(l -> l.startsWith("    => its own writes echoed back as "))
+          .noneMatch(l -> l.startsWith("    => a loop: "));
       List<String> all = new java.util.ArrayList<>(out);
       all.addAll(demo.stderr());
       assertThat(all).noneMatch(l -> l.contains("Exception") || l.startsWith("\tat ") || l.contains(" ERROR "));
     }
+  }
+
+  /** The lines of {@code controller}'s block in the report's Controllers section that hold a verdict ({@code =>}). */
+  private static List<String> verdictsOf(List<String> report, String controller) {
+    int start = report.indexOf("Controllers");
+    assertThat(start).as("the Controllers section").isNotNegative();
+    int at = report.subList(start, report.size()).indexOf("  " + controller);
+    assertThat(at).as(controller + " in the Controllers section").isNotNegative();
+    List<String> verdicts = new ArrayList<>();
+    for (String line : report.subList(start + at + 1, report.size())) {
+      if (!line.startsWith("    ")) {
+        break;
+      }
+      if (line.startsWith("    => ")) {
+        verdicts.add(line);
+      }
+    }
+    return verdicts;
   }
 
   /** The agent jar's report command against the running demo's endpoint: a window with a resync in it. */
@@ -98,6 +122,16 @@ class DemoIT {
       AttachIT.Command wrongPath = AttachIT.agentCommand("report", "--url", "http://127.0.0.1:" + port + "/metric", "--window", "1ms");
       assertThat(wrongPath.err())
           .isEqualTo("resync-meter report: http://127.0.0.1:" + port + "/metric answered HTTP 404 Not Found, not the metrics: the agent serves its metrics at the path /metrics only\n");
+      // --fail-on own-write-loops on a saved scrape of the demo once its stamper has looped: it fails,
+      // naming the looping controller and no other (issue 44)
+      demo.awaitStdout(l -> l.startsWith("    => a loop: "), TIMEOUT);
+      Path saved = Files.writeString(dir.resolve("demo.prom"), dev.resyncmeter.testkit.Scrape.of(url).body());
+      AttachIT.Command gate = AttachIT.agentCommand("report", "--fail-on", "own-write-loops", saved.toString());
+      assertThat(gate.exit()).as(gate.err()).isEqualTo(1);
+      assertThat(gate.err().lines().toList())
+          .singleElement()
+          .asString()
+          .matches("resync-meter report: fail: controller timestamp-stamper loops on its own writes: \\d+ of its \\d+ reconciles? on its own writes changed something again");
     }
   }
 

@@ -80,8 +80,8 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
 
   /**
    * The fabric8 informer wave's sizes ({@link Fabric8Wave}): fewer objects and rounds than the
-   * client-java wave's, as fabric8 hands every notification to a pool thread of its own (about 25 µs a
-   * handler call here, five times client-java's), so that the e2e section stays within minutes. Its
+   * client-java wave's, as fabric8 hands every notification to a pool thread of its own (25–35 µs an
+   * object here, against about 2 µs in the client-java wave), so that the e2e section stays within minutes. Its
    * first rounds run the peers, as the client-java wave's.
    */
   static PipelineRuns.Settings fabric8Settings(Mode mode) {

@@ -27,6 +27,11 @@ final class ConsoleLines {
     return String.format("[bench]   %s: wave %.0f ms, heap %.1f MiB", runName, medianWaveMillis, liveHeapMib);
   }
 
+  /** One run of a program that measures no heap (the fabric8 wave). */
+  static String e2eRun(String runName, double medianWaveMillis) {
+    return String.format("[bench]   %s: wave %.0f ms", runName, medianWaveMillis);
+  }
+
   static String queueWave(String variant, double medianMillis, double cpuMillis) {
     return String.format("[bench]   queue wave, %s: median %.0f ms, CPU %.0f ms", variant, medianMillis, cpuMillis);
   }

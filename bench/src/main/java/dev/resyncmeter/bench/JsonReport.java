@@ -104,7 +104,27 @@ final class JsonReport {
     if (!peers.isEmpty()) {
       e2e.put("pooledPeerWaveRatios", peers);
     }
+    if (results.fabric8Waves() != null) {
+      e2e.put("fabric8", fabric8(results.fabric8Waves()));
+    }
     return e2e;
+  }
+
+  /** The fabric8 informer wave: as the client-java wave's configs, without listener CPU and heap; every configuration's pooled ratio. */
+  private static Map<String, Object> fabric8(Results.Fabric8Waves waves) {
+    Map<String, Object> configs = new LinkedHashMap<>();
+    for (Results.E2eRow row : waves.rows()) {
+      configs.put(
+          row.config().key,
+          OrderedMap.of(
+              "waveMillis", stats(row.waveMillis()), "handlerCallsPerSecond", stats(row.handlerCallsPerSecond()),
+              "reconcilesPerSecond", stats(row.reconcilesPerSecond()), "processCpuMillisPerWave", stats(row.processCpuMillisPerWave()), "runs", row.runs()));
+    }
+    Map<String, Object> pooled = new LinkedHashMap<>();
+    waves.pooledWaves().forEach((config, ratio) -> pooled.put(config.key, pooled(ratio)));
+    return OrderedMap.of(
+        "settings", waves.settings(), "configs", configs, "pooledWaveRatios", pooled,
+        "pooledProcessCpuRatio", waves.pooledCpu() == null ? null : pooled(waves.pooledCpu()));
   }
 
   private static Map<String, Object> soakRow(Results.SoakRow row) {

@@ -92,13 +92,19 @@ final class MarkdownReport {
           .append("**. The target is met or missed by the pooled ratio; 1.05 and 1.10 are told apart only when the interval is narrower\n")
           .append("than 0.05.\n\n");
     }
-    if (!results.pooledPeers().isEmpty()) {
-      md.append("The same wave time ratio for the peers, over the rounds they ran in:\n\n| wave | configuration | ratio to no agent |\n|---|---|---|\n");
+    Results.Fabric8Waves fabric8 = results.fabric8Waves();
+    boolean fabric8Ratios = fabric8 != null && !fabric8.pooledWaves().isEmpty();
+    if (!results.pooledPeers().isEmpty() || fabric8Ratios) {
+      md.append("The same wave time ratio for the peers, over the rounds they ran in, and for the fabric8 informer wave:\n\n")
+          .append("| wave | configuration | ratio to no agent |\n|---|---|---|\n");
       if (pooledWave != null) {
         md.append("| client-java | ").append(Config.RESYNC_METER.key).append(" | ").append(pooledWave.text()).append(" |\n");
       }
       results.pooledPeers().forEach((config, ratio) -> md.append("| client-java | ").append(config.key).append(" | ").append(ratio.text()).append(" |\n"));
-      md.append("\nNo fabric8 informer wave yet: the bench times fabric8 only in its micro-benchmarks.\n\n");
+      if (fabric8Ratios) {
+        fabric8.pooledWaves().forEach((config, ratio) -> md.append("| fabric8 informer | ").append(config.key).append(" | ").append(ratio.text()).append(" |\n"));
+      }
+      md.append('\n');
     }
     md.append("Medians over runs of each run's median wave; spread is min–max of the run medians.\n\n");
     Stats waveRatios = results.waveRatios();
@@ -117,6 +123,29 @@ final class MarkdownReport {
           .append(" | ").append(none == null ? "" : ratio(row.waveMillis(), none.waveMillis())).append(" | ").append(fmt(row.handlerCallsPerSecond().median()))
           .append(" | ").append(fmt(row.reconcilesPerSecond().median())).append(" | ").append(fmt(row.listenerCpuNanosPerCall().median())).append(" | ")
           .append(range(row.listenerCpuNanosPerCall())).append(" | ").append(fmt(row.processCpuMillisPerWave().median())).append(" | ")
+          .append(range(row.processCpuMillisPerWave())).append(" | ").append(none == null ? "" : ratio(row.processCpuMillisPerWave(), none.processCpuMillisPerWave()))
+          .append(" |\n");
+    }
+    md.append('\n');
+    if (fabric8 != null) {
+      fabric8(fabric8);
+    }
+  }
+
+  private void fabric8(Results.Fabric8Waves fabric8) {
+    md.append("### fabric8 informer wave\n\n").append(cell(fabric8.settings())).append("\n\n");
+    if (fabric8.pooledCpu() != null) {
+      md.append("resync-meter, all measured waves pooled: wave time ratio **").append(fabric8.pooledWaves().get(Config.RESYNC_METER).text())
+          .append("**, process CPU per wave ratio of the means **").append(fabric8.pooledCpu().text()).append("**.\n\n");
+    }
+    md.append("Medians over runs of each run's median wave; spread is min–max of the run medians. No listener CPU: fabric8 delivers each notification on a pool thread.\n\n");
+    md.append("| configuration | wave ms | spread | ratio to no agent | handler calls/s | reconciles/s | process CPU ms/wave | spread | ratio |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|\n");
+    Results.E2eRow none = fabric8.rows().stream().filter(r -> r.config() == Config.NONE).findFirst().orElse(null);
+    for (Results.E2eRow row : fabric8.rows()) {
+      md.append("| ").append(row.config().key).append(" | ").append(fmt(row.waveMillis().median())).append(" | ").append(range(row.waveMillis()))
+          .append(" | ").append(none == null ? "" : ratio(row.waveMillis(), none.waveMillis())).append(" | ").append(fmt(row.handlerCallsPerSecond().median()))
+          .append(" | ").append(fmt(row.reconcilesPerSecond().median())).append(" | ").append(fmt(row.processCpuMillisPerWave().median())).append(" | ")
           .append(range(row.processCpuMillisPerWave())).append(" | ").append(none == null ? "" : ratio(row.processCpuMillisPerWave(), none.processCpuMillisPerWave()))
           .append(" |\n");
     }

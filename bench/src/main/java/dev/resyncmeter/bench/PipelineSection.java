@@ -28,18 +28,25 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
   void run(boolean heapOnly) throws Exception {
     PipelineRuns.Settings settings = settings(mode, heapOnly);
     PipelineRuns runner = new PipelineRuns(settings, results);
+    // The fabric8 informer wave runs in the same rounds, after the client-java runs of each round, in
+    // the same order of configurations; not with --only heap.
+    PipelineRuns.Settings fabric8Settings = fabric8Settings(mode);
+    PipelineRuns fabric8Runner = heapOnly ? null : new PipelineRuns(fabric8Settings, results, PipelineRuns.Program.FABRIC8);
     Map<Config, List<PipelineRuns.Run>> runs = Results.ordered();
-    for (int r = 0; r < settings.runs(); r++) {
-      for (Config config : pipelineRound(r)) {
-        if (mode == Mode.SMOKE && config.isPeer()) {
-          // The smoke keeps the program running with and without the agent; a peer's first list can
-          // take a minute on a loaded machine (its own weaving), and its start-up is probed below.
-          continue;
-        }
+    Map<Config, List<PipelineRuns.Run>> fabric8Runs = Results.ordered();
+    for (int r = 0; r < Math.max(settings.runs(), heapOnly ? 0 : fabric8Settings.runs()); r++) {
+      List<Config> round = roundOf(mode, r);
+      for (Config config : r < settings.runs() ? round : List.<Config>of()) {
         String runName = "e2e " + config.key + " run " + (r + 1);
         PipelineRuns.Run run = runner.run(peers.setup(config), List.of(), runName);
         runs.computeIfAbsent(config, k -> new ArrayList<>()).add(run);
         System.out.println(ConsoleLines.e2eRun(runName, median(run.waves(), PipelineRuns.Wave::waveMillis), run.liveHeapBytes() / Results.MIB));
+      }
+      for (Config config : fabric8Runner != null && r < fabric8Settings.runs() ? round : List.<Config>of()) {
+        String runName = "e2e fabric8 " + config.key + " run " + (r + 1);
+        PipelineRuns.Run run = fabric8Runner.run(peers.setup(config), List.of(), runName, false);
+        fabric8Runs.computeIfAbsent(config, k -> new ArrayList<>()).add(run);
+        System.out.println(ConsoleLines.e2eRun(runName, median(run.waves(), PipelineRuns.Wave::waveMillis)));
       }
     }
     if (jfrDir != null) {
@@ -47,8 +54,18 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
     }
     if (!heapOnly) {
       e2e(settings, runs);
+      fabric8(fabric8Settings, fabric8Runs);
     }
     heap(settings, runs);
+  }
+
+  /**
+   * The configurations of round {@code r} ({@link #pipelineRound}); the smoke leaves the peers out: it
+   * keeps the programs running with and without the agent, a peer's first list can take a minute on a
+   * loaded machine (its own weaving), and its start-up is probed in the start-up section.
+   */
+  static List<Config> roundOf(Mode mode, int round) {
+    return pipelineRound(round).stream().filter(config -> mode != Mode.SMOKE || !config.isPeer()).toList();
   }
 
   /** The e2e program's sizes; with {@code heapOnly} ({@code --only heap}) a single wave, only the heap reported. */
@@ -59,6 +76,53 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
       case QUICK -> heapOnly ? new PipelineRuns.Settings(10_000, 1_000, 0, 1, 1, 60) : new PipelineRuns.Settings(10_000, 1_000, 1, 3, PEER_PIPELINE_RUNS, 60);
       case FULL -> heapOnly ? new PipelineRuns.Settings(100_000, 2_000, 0, 1, 2, 120) : new PipelineRuns.Settings(100_000, 1_000, 3, 20, 10, 30);
     };
+  }
+
+  /**
+   * The fabric8 informer wave's sizes ({@link Fabric8Wave}): fewer objects and rounds than the
+   * client-java wave's, as fabric8 hands every notification to a pool thread of its own (25–35 µs an
+   * object here, against about 2 µs in the client-java wave), so that the e2e section stays within minutes. Its
+   * first rounds run the peers, as the client-java wave's.
+   */
+  static PipelineRuns.Settings fabric8Settings(Mode mode) {
+    return switch (mode) {
+      case SMOKE -> new PipelineRuns.Settings(2_000, 1_000, 0, 1, 1, 60);
+      case QUICK -> new PipelineRuns.Settings(10_000, 1_000, 1, 3, PEER_PIPELINE_RUNS, 60);
+      case FULL -> new PipelineRuns.Settings(20_000, 1_000, 3, 10, 6, 30);
+    };
+  }
+
+  /**
+   * The fabric8 wave's results: each configuration's run medians, and each configuration's waves over
+   * no agent's pooled over the rounds it ran in (the peers' i-th run and no agent's share a round, as
+   * in the client-java wave); printed as they are for the client-java wave.
+   */
+  private void fabric8(PipelineRuns.Settings settings, Map<Config, List<PipelineRuns.Run>> runs) {
+    List<PipelineRuns.Run> without = runs.getOrDefault(Config.NONE, List.of());
+    List<Results.E2eRow> rows = new ArrayList<>();
+    Map<Config, PooledRatio> pooled = Results.ordered();
+    runs.forEach(
+        (config, list) -> {
+          rows.add(e2eRow(config, list, false));
+          if (config != Config.NONE) {
+            PooledRatio ratio = PooledRatio.of(waves(list, PipelineRuns.Wave::waveMillis), waves(without, PipelineRuns.Wave::waveMillis), PooledRatio.Summary.MEDIAN);
+            if (ratio != null) {
+              pooled.put(config, ratio);
+            }
+          }
+        });
+    PooledRatio cpu =
+        PooledRatio.of(
+            waves(runs.getOrDefault(Config.RESYNC_METER, List.of()), PipelineRuns.Wave::processCpuMillis), waves(without, PipelineRuns.Wave::processCpuMillis),
+            PooledRatio.Summary.MEAN);
+    Map<String, Object> json = settings.json();
+    json.remove("heap");
+    json.put("wave", "from the resync tick (ProcessorStore.resync()) until all handler calls are done and every reconcile they queued finished");
+    json.put("queue", "a LinkedBlockingQueue of namespace/name keys with a set of the keys waiting (a key queued once until a worker takes it)");
+    json.put("informerExecutor", "a cached thread pool");
+    json.put("peerRuns", PEER_PIPELINE_RUNS);
+    results.fabric8Waves(new Results.Fabric8Waves(json, rows, pooled, cpu));
+    pooled.forEach((config, ratio) -> System.out.println(ConsoleLines.waveRatio(PipelineRuns.Program.FABRIC8.wave, config.key, ratio)));
   }
 
   /**
@@ -76,7 +140,7 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
 
   private void e2e(PipelineRuns.Settings settings, Map<Config, List<PipelineRuns.Run>> runs) {
     List<Results.E2eRow> rows = new ArrayList<>();
-    runs.forEach((config, list) -> rows.add(e2eRow(config, list)));
+    runs.forEach((config, list) -> rows.add(e2eRow(config, list, true)));
     Map<String, Object> json = settings.json();
     json.put("wave", "from DeltaFIFO.resync() until all handler calls are done and every reconcile they queued finished");
     json.put("peerRuns", PEER_PIPELINE_RUNS);
@@ -159,13 +223,22 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
     return List.copyOf(growth.subList(0, Math.min(10, growth.size())));
   }
 
-  private static Results.E2eRow e2eRow(Config config, List<PipelineRuns.Run> runs) {
+  /** {@code withHeap}: the client-java wave's runs, each with its waves as they are and its live heap; else without either (the fabric8 wave has no listener CPU and no heap). */
+  static Results.E2eRow e2eRow(Config config, List<PipelineRuns.Run> runs, boolean withHeap) {
     List<Map<String, Object>> runJson = new ArrayList<>();
     for (PipelineRuns.Run run : runs) {
       Map<String, Object> r = new LinkedHashMap<>();
-      r.put("waves", run.waves());
+      if (withHeap) {
+        r.put("waves", run.waves());
+      } else {
+        r.put("waveMillis", run.waves().stream().map(PipelineRuns.Wave::waveMillis).toList());
+        r.put("processCpuMillis", run.waves().stream().map(PipelineRuns.Wave::processCpuMillis).toList());
+        r.put("threadsCpuNanos", run.waves().stream().map(PipelineRuns.Wave::threadsCpuNanos).toList());
+      }
       r.put("counts", run.counts());
-      r.put("liveHeapBytes", run.liveHeapBytes());
+      if (withHeap) {
+        r.put("liveHeapBytes", run.liveHeapBytes());
+      }
       runJson.add(r);
     }
     return new Results.E2eRow(

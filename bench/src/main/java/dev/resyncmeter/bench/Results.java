@@ -27,6 +27,13 @@ public final class Results {
       Config config, Stats waveMillis, Stats handlerCallsPerSecond, Stats reconcilesPerSecond, Stats listenerCpuNanosPerCall,
       Stats processCpuMillisPerWave, List<Map<String, Object>> runs) {}
 
+  /**
+   * The fabric8 informer wave ({@link Fabric8Wave}): its settings, each configuration's runs (no
+   * listener CPU: the program cannot tell it), and each configuration's waves over no agent's, all
+   * measured waves of the rounds it ran in pooled, by wall time; resync-meter's process CPU the same way.
+   */
+  public record Fabric8Waves(Map<String, Object> settings, List<E2eRow> rows, Map<Config, PooledRatio> pooledWaves, PooledRatio pooledCpu) {}
+
   /** One queue-wave variant: its wave over its runs, wall time and process CPU per wave, in milliseconds. */
   public record QueueRow(String key, String title, Stats wallMillis, Stats cpuMillis) {}
 
@@ -51,6 +58,7 @@ public final class Results {
   private PooledRatio pooledWave;
   private PooledRatio pooledCpu;
   private Map<Config, PooledRatio> pooledPeers = Map.of();
+  private Fabric8Waves fabric8;
   private List<SoakRow> soak;
   private Map<String, Object> depthSettings;
   private List<DepthTable.Row> depthRows;
@@ -106,6 +114,11 @@ public final class Results {
   /** Each peer agent's waves over no agent's, pooled the same way over the rounds the peer ran in. */
   public void e2ePeersPooled(Map<Config, PooledRatio> waves) {
     this.pooledPeers = waves;
+  }
+
+  /** The fabric8 informer wave of the e2e section. */
+  public void fabric8Waves(Fabric8Waves waves) {
+    this.fabric8 = waves;
   }
 
   /** The queue-only wave's variants, the first being no agent. */
@@ -192,6 +205,11 @@ public final class Results {
 
   Map<Config, PooledRatio> pooledPeers() {
     return pooledPeers;
+  }
+
+  /** Null when the e2e section did not run the fabric8 wave. */
+  Fabric8Waves fabric8Waves() {
+    return fabric8;
   }
 
   Map<String, Object> queueSettings() {

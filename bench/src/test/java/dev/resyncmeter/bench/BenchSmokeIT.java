@@ -57,6 +57,10 @@ class BenchSmokeIT {
     List<String> e2eConfigs = List.of("none", "resync-meter");
     assertThat(results.getAsJsonObject("e2e").getAsJsonObject("configs").keySet()).containsExactlyElementsOf(e2eConfigs);
     assertThat(results.getAsJsonObject("heap").getAsJsonObject("liveHeap").keySet()).containsExactlyElementsOf(e2eConfigs);
+    // The fabric8 informer wave, beside it: the same configurations, and resync-meter's pooled ratio.
+    JsonObject fabric8 = results.getAsJsonObject("e2e").getAsJsonObject("fabric8");
+    assertThat(fabric8.getAsJsonObject("configs").keySet()).containsExactlyElementsOf(e2eConfigs);
+    assertThat(fabric8.getAsJsonObject("pooledWaveRatios").keySet()).containsExactly("resync-meter");
     // The queue-only wave: its four variants, no agent first, each with every key reconciled (a check below).
     assertThat(results.getAsJsonObject("queueWave").getAsJsonObject("variants").keySet())
         .containsExactly("none", "resync-meter", "resync-meter-no-workqueue", "none-polluted");
@@ -89,9 +93,10 @@ class BenchSmokeIT {
     }
     assertThat(failed).as("failed checks").isEmpty();
     assertThat(exactCounts)
-        .as("the exact-count checks of the resync-meter e2e run")
-        .hasSize(4)
+        .as("the exact-count checks of the resync-meter e2e runs: four of client-java's, three of fabric8's (its queue is not instrumented)")
+        .hasSize(7)
         .anyMatch(name -> name.contains("informer_notifications_total{type=\"update\"}"))
+        .anyMatch(name -> name.startsWith("e2e fabric8 resync-meter") && name.contains("informer_notifications_total{type=\"update\"}"))
         .anyMatch(name -> name.contains("controller_reconcile_total"));
     assertThat(queueWaves).as("one reconcile check per queue-wave run").hasSize(4);
     // The runs with resync-meter scraped it: it was on, and counted the wave's adds and reconciles.

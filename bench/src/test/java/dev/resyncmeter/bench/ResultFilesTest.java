@@ -77,6 +77,21 @@ class ResultFilesTest {
     Map<Config, PooledRatio> peers = new EnumMap<>(Config.class);
     peers.put(Config.OPENTELEMETRY, PooledRatio.of(List.of(new double[] {520, 530}), without, PooledRatio.Summary.MEDIAN));
     results.e2ePeersPooled(peers);
+    Map<String, Object> fabric8Run = new LinkedHashMap<>();
+    fabric8Run.put("waveMillis", List.of(150.0, 160.0));
+    Map<Config, PooledRatio> fabric8Pooled = new EnumMap<>(Config.class);
+    List<double[]> fabric8Without = List.of(new double[] {150, 160}, new double[] {155, 145});
+    fabric8Pooled.put(Config.RESYNC_METER, PooledRatio.of(List.of(new double[] {170, 165}, new double[] {175, 160}), fabric8Without, PooledRatio.Summary.MEDIAN));
+    fabric8Pooled.put(Config.JMX_EXPORTER, PooledRatio.of(List.of(new double[] {190, 180}), fabric8Without, PooledRatio.Summary.MEDIAN));
+    results.fabric8Waves(
+        new Results.Fabric8Waves(
+            OrderedMap.of("objects", 20_000, "queue", "keys | a set"),
+            List.of(
+                new Results.E2eRow(Config.NONE, stats(155.0, 150.0), stats(130000.0), stats(128000.0), stats(), stats(300.0, 310.0), List.of(fabric8Run)),
+                new Results.E2eRow(Config.RESYNC_METER, stats(167.5, 170.0), stats(120000.0), stats(118000.0), stats(), stats(330.0), List.of(fabric8Run)),
+                new Results.E2eRow(Config.JMX_EXPORTER, stats(185.0), stats(110000.0), stats(108000.0), stats(), stats(350.0), List.of())),
+            fabric8Pooled,
+            PooledRatio.of(List.of(new double[] {330, 320}, new double[] {340, 330}), List.of(new double[] {300, 310}, new double[] {305, 300}), PooledRatio.Summary.MEAN)));
 
     Map<String, Object> queueSettings = new LinkedHashMap<>();
     queueSettings.put("objects", 100_000);

@@ -3,6 +3,7 @@ package dev.resyncmeter.bench;
 import dev.resyncmeter.examples.apiserver.EmbeddedApiServer;
 import dev.resyncmeter.examples.controller.SampleController;
 import dev.resyncmeter.testkit.ForkedJvm;
+import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -21,11 +22,14 @@ import java.util.Map;
 /**
  * Start-up cost. The parent times {@code java -version} and, with this class's {@link #main}, the
  * time from JVM start to the sample controller's first reconcile against the embedded API server, on
- * the JDK it names.
+ * the JDK it names; with {@link #OWN_HANDLER}, the application also has a handler class of its own on
+ * the informer, as most controllers do (the sample's handlers are client-java's own classes).
  */
 public final class StartupProbe {
 
   static final String FIRST_RECONCILE = "FIRST RECONCILE ";
+  /** The probe's argument for the variant whose informer also has a handler class of the application's own. */
+  static final String OWN_HANDLER = "own-handler";
   static final Duration TIMEOUT = Duration.ofSeconds(120);
   /** A start with no first reconcile by then hung: far beyond any start, even beside the OpenTelemetry agent on a loaded machine. */
   static final Duration HUNG_AFTER = Duration.ofSeconds(90);
@@ -69,8 +73,13 @@ public final class StartupProbe {
    * from the wall clock the two processes share, so the reading of the line costs nothing.
    */
   public static Start firstReconcile(Path javaHome, List<String> options, Duration timeout) throws Exception {
+    return firstReconcile(javaHome, options, List.of(), timeout);
+  }
+
+  /** {@link #firstReconcile(Path, List, Duration)} with the probe's arguments {@code args} ({@link #OWN_HANDLER}). */
+  static Start firstReconcile(Path javaHome, List<String> options, List<String> args, Duration timeout) throws Exception {
     Instant start = Instant.now();
-    try (ForkedJvm jvm = ForkedJvm.startMain(javaHome, options, StartupProbe.class, List.of(), ForkedJvm.ANY_AGENT_VARIABLES)) {
+    try (ForkedJvm jvm = ForkedJvm.startMain(javaHome, options, StartupProbe.class, args, ForkedJvm.ANY_AGENT_VARIABLES)) {
       String line;
       try {
         line = jvm.awaitStdout(l -> l.startsWith(FIRST_RECONCILE), timeout);
@@ -91,9 +100,14 @@ public final class StartupProbe {
    * (agents in their order); hung after {@link #HUNG_AFTER}.
    */
   static Start firstReconcile(Path javaHome, List<String> agentOptions) throws Exception {
+    return firstReconcile(javaHome, agentOptions, false);
+  }
+
+  /** {@link #firstReconcile(Path, List)}, with a handler class of the application's own when {@code ownHandler}. */
+  static Start firstReconcile(Path javaHome, List<String> agentOptions, boolean ownHandler) throws Exception {
     List<String> options = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
     options.addAll(agentOptions);
-    return firstReconcile(javaHome, options, HUNG_AFTER);
+    return firstReconcile(javaHome, options, ownHandler ? List.of(OWN_HANDLER) : List.of(), HUNG_AFTER);
   }
 
   /** resync-meter's lines other than INFO, and the JVM's own warnings ("OpenJDK 64-Bit Server VM warning: ..."). */
@@ -103,7 +117,30 @@ public final class StartupProbe {
         .toList();
   }
 
-  /** The sample controllers over 8 ConfigMaps; prints the wall clock (epoch µs) of the first reconcile. */
+  /** A handler class of the application's own: it only counts what it is told. */
+  static final class OwnHandler implements ResourceEventHandler<V1ConfigMap> {
+    volatile int calls;
+
+    @Override
+    public void onAdd(V1ConfigMap object) {
+      calls++;
+    }
+
+    @Override
+    public void onUpdate(V1ConfigMap oldObject, V1ConfigMap newObject) {
+      calls++;
+    }
+
+    @Override
+    public void onDelete(V1ConfigMap object, boolean deletedFinalStateUnknown) {
+      calls++;
+    }
+  }
+
+  /**
+   * The sample controllers over 8 ConfigMaps, and with {@link #OWN_HANDLER} a handler class of the
+   * application's own on their informer; prints the wall clock (epoch µs) of the first reconcile.
+   */
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
@@ -117,6 +154,9 @@ public final class StartupProbe {
               new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
               V1ConfigMap.class,
               Duration.ofSeconds(30).toMillis());
+      if (List.of(args).contains(OWN_HANDLER)) {
+        informer.addEventHandler(new OwnHandler());
+      }
       SampleController controllers = new SampleController(client, factory, informer, Duration.ofSeconds(30), SampleController.WatchObserver.NONE);
       controllers.start();
       long deadline = System.nanoTime() + TIMEOUT.toNanos();

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The start-up section: both probes for every configuration, configurations alternating within each
+ * The start-up section: the probes for every configuration, configurations alternating within each
  * repetition: {@code java -version} on this JVM, the first reconcile on each of {@link #STARTUP_JDKS}
- * found here. A first reconcile that never comes, or a warning of resync-meter's or the JVM's in a
+ * found here, of the sample controller alone and with a handler class of the application's own. A first reconcile that never comes, or a warning of resync-meter's or the JVM's in a
  * resync-meter start, fails the section's checks.
  */
 record StartupSection(Sizes sizes, PeerAgents peers, Results results) {
@@ -39,19 +39,25 @@ record StartupSection(Sizes sizes, PeerAgents peers, Results results) {
     for (Map.Entry<Integer, Path> jdk : jdks.entrySet()) {
       int feature = jdk.getKey();
       Map<Config, List<Double>> reconcile = Results.ordered();
+      Map<Config, List<Double>> ownHandler = Results.ordered();
       for (int i = 0; i < sizes.reconcileRepetitions(); i++) {
         for (Config config : PeerAgents.rotated(i)) {
-          StartupProbe.Start start = StartupProbe.firstReconcile(jdk.getValue(), peers.setup(config).options());
-          if (start.hung()) {
-            throw new IllegalStateException("no first reconcile within " + StartupProbe.HUNG_AFTER + " on Java " + feature + " with " + config.key + "\n" + start.transcript());
+          // the two variants alternate too, each start of one followed by one of the other
+          for (boolean own : new boolean[] {i % 2 == 1, i % 2 == 0}) {
+            StartupProbe.Start start = StartupProbe.firstReconcile(jdk.getValue(), peers.setup(config).options(), own);
+            if (start.hung()) {
+              throw new IllegalStateException(
+                  "no first reconcile within " + StartupProbe.HUNG_AFTER + " on Java " + feature + " with " + config.key + (own ? " (own handler)" : "") + "\n" + start.transcript());
+            }
+            if (config == Config.RESYNC_METER) {
+              warnings.addAll(start.warnings());
+            }
+            (own ? ownHandler : reconcile).computeIfAbsent(config, k -> new ArrayList<>()).add(start.millis());
           }
-          if (config == Config.RESYNC_METER) {
-            warnings.addAll(start.warnings());
-          }
-          reconcile.computeIfAbsent(config, k -> new ArrayList<>()).add(start.millis());
         }
       }
       samples.put(firstReconcileProbe(feature), reconcile);
+      samples.put(firstReconcileOwnHandlerProbe(feature), ownHandler);
     }
     Map<String, Map<Config, Stats>> probes = new LinkedHashMap<>();
     for (Map.Entry<String, Map<Config, List<Double>>> probe : samples.entrySet()) {
@@ -79,6 +85,11 @@ record StartupSection(Sizes sizes, PeerAgents peers, Results results) {
 
   static String firstReconcileProbe(int feature) {
     return "first reconcile (Java " + feature + ")";
+  }
+
+  /** The probe whose controller also has a handler class of the application's own (StartupProbe.OWN_HANDLER). */
+  static String firstReconcileOwnHandlerProbe(int feature) {
+    return "first reconcile, own handler class (Java " + feature + ")";
   }
 
   /** The homes of the {@link #STARTUP_JDKS} found here, by feature version; says which are missing, for {@code what}. */

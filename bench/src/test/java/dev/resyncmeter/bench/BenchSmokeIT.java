@@ -66,7 +66,11 @@ class BenchSmokeIT {
         .containsExactly("none", "resync-meter", "resync-meter-no-workqueue", "none-polluted");
     JsonObject probes = results.getAsJsonObject("startup").getAsJsonObject("probes");
     // The smoke probes the first reconcile on the JDK the bench runs on; a full run adds Java 25.
-    assertThat(probes.keySet()).containsExactly("java -version", "first reconcile (Java " + Runtime.version().feature() + ")");
+    assertThat(probes.keySet())
+        .containsExactly(
+            "java -version",
+            "first reconcile (Java " + Runtime.version().feature() + ")",
+            "first reconcile, own handler class (Java " + Runtime.version().feature() + ")");
     for (String probe : probes.keySet()) {
       assertThat(probes.getAsJsonObject(probe).keySet()).containsExactlyElementsOf(configs);
     }

@@ -52,6 +52,7 @@ public final class Main {
     switch (command) {
       case "demo" -> Demo.main(rest);
       case "scenario" -> ResyncScenario.main(rest);
+      case "handler-shapes-scenario" -> ResyncScenario.withHandlerShapes(rest);
       case "reconcile-scenario" -> dev.resyncmeter.examples.scenario.ReconcileScenario.main(rest);
       case "memory-scenario" -> dev.resyncmeter.examples.scenario.MemoryScenario.main(rest);
       case "mock-scenario" -> dev.resyncmeter.examples.scenario.MockScenario.main(rest);

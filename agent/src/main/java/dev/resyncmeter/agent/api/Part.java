@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * One part of the instrumentation, described once: its names, its library, the classes it weaves by
- * name, the handler interface whose implementations it weaves wherever they are, what the other parts'
- * counts learn from it, its switch, and the class that weaves it (its matchers, layout checks and
+ * name, the handler interface whose implementations it weaves wherever they are after an attach,
+ * what the other parts' counts learn from it, its switch, and the class that weaves it (its matchers, layout checks and
  * advice). The agent derives from these every list about its parts: the start line, the classes the
  * start gate holds back, the names the weaving ignores, {@code resync_meter_instrumentation_active}
  * and the names {@code disable=} takes. A library declares its parts in its own folder
@@ -116,7 +116,10 @@ public final class Part {
     return wovenByName;
   }
 
-  /** The handler interface whose implementations it weaves, in any package; null when none. */
+  /**
+   * The handler interface whose implementations it weaves, in any package, after an attach only
+   * (started with the JVM it measures handler calls where the library makes them); null when none.
+   */
   public String handlerInterface() {
     return handlerInterface;
   }
@@ -166,7 +169,7 @@ public final class Part {
       return this;
     }
 
-    /** The handler interface whose implementations its weaving matches, wherever they are. */
+    /** The handler interface whose implementations its weaving matches, wherever they are, after an attach. */
     public Builder andEveryImplementationOf(String handlerInterface) {
       this.handlerInterface = handlerInterface;
       return this;

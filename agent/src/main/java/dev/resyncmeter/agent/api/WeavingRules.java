@@ -31,11 +31,11 @@ public final class WeavingRules {
 
     /**
      * What a part weaves, from its own description and without building its weaving: its classes by
-     * name, and its handler interface's implementations where a loader sees that interface. Its id is
-     * the part's component.
+     * name, and, with {@code handlerClasses} (after an attach), its handler interface's implementations
+     * where a loader sees that interface. Its id is the part's component.
      */
-    public static Rule of(Part part) {
-      String handlerInterface = part.handlerInterface();
+    public static Rule of(Part part, boolean handlerClasses) {
+      String handlerInterface = handlerClasses ? part.handlerInterface() : null;
       return new Rule(
           part.component(),
           Set.copyOf(part.wovenByName()),

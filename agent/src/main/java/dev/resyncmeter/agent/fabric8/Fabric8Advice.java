@@ -2,6 +2,7 @@ package dev.resyncmeter.agent.fabric8;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.informers.impl.cache.ProcessorListener;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.asm.Advice;
 
@@ -62,6 +63,39 @@ final class Fabric8Advice {
     }
   }
 
+  /**
+   * {@code ProcessorListener.add(Notification)} again, inside {@link Delivery}: its {@code
+   * notification.handle(handler)} calls the handler's method, measured here as the handler advice
+   * would (which is woven only after an attach), without weaving the host's handler classes.
+   */
+  static final class HandlerCallSite {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static Object enter(@Advice.FieldValue("handler") Object handler, @Advice.Argument(0) Object notification) {
+      if (!(notification instanceof ProcessorListener.UpdateNotification)) {
+        return Fabric8Bridge.addOrDeleteAtCallSite(
+            handler,
+            notification instanceof ProcessorListener.AddNotification ? "onAdd" : notification instanceof ProcessorListener.DeleteNotification ? "onDelete" : null);
+      }
+      Object oldObj = ((ProcessorListener.Notification<?>) notification).getOldObject();
+      Object newObj = ((ProcessorListener.Notification<?>) notification).getNewObject();
+      // as HandlerUpdate reads them
+      String oldVersion = null;
+      String newVersion = null;
+      if (oldObj instanceof HasMetadata && ((HasMetadata) oldObj).getMetadata() != null) {
+        oldVersion = ((HasMetadata) oldObj).getMetadata().getResourceVersion();
+      }
+      if (newObj instanceof HasMetadata && ((HasMetadata) newObj).getMetadata() != null) {
+        newVersion = ((HasMetadata) newObj).getMetadata().getResourceVersion();
+      }
+      return Fabric8Bridge.updateAtCallSite(handler, oldObj == newObj, oldVersion, newVersion, newObj);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter Object call) {
+      Fabric8Bridge.handlerCallFinished(call);
+    }
+  }
+
   /** {@code SharedProcessor.distribute(Notification, boolean isSync)}. */
   static final class Distribute {
     @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -107,7 +141,7 @@ final class Fabric8Advice {
     }
   }
 
-  /** {@code onUpdate(old, new)} of any fabric8 {@code ResourceEventHandler}. */
+  /** {@code onUpdate(old, new)} of any fabric8 {@code ResourceEventHandler}, woven after an attach. */
   static final class HandlerUpdate {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static Object enter(@Advice.This Object handler, @Advice.Argument(0) Object oldObj, @Advice.Argument(1) Object newObj) {
@@ -129,7 +163,7 @@ final class Fabric8Advice {
     }
   }
 
-  /** {@code onAdd(obj)} and {@code onDelete(obj, deletedFinalStateUnknown)} of any fabric8 {@code ResourceEventHandler}. */
+  /** {@code onAdd(obj)} and {@code onDelete(obj, deletedFinalStateUnknown)} of any fabric8 {@code ResourceEventHandler}, after an attach. */
   static final class HandlerAddOrDelete {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static Object enter(@Advice.This Object handler, @Advice.Origin("#m") String method) {

@@ -234,6 +234,20 @@ public final class Fabric8Bridge {
   }
 
   /**
+   * {@code ProcessorListener.add} calls the listener's handler's {@code onAdd} or {@code onDelete}
+   * ({@code method}; null for a notification of another kind), started with the JVM: after an attach
+   * the handler classes are woven instead.
+   */
+  public static Object addOrDeleteAtCallSite(Object handler, String method) {
+    return method == null || LateStart.attached() ? null : handlerCallStarting(handler, method);
+  }
+
+  /** {@code ProcessorListener.add} calls the listener's handler's {@code onUpdate}: see {@link #addOrDeleteAtCallSite}. */
+  public static Object updateAtCallSite(Object handler, boolean sameInstance, String oldVersion, String newVersion, Object newObject) {
+    return LateStart.attached() ? null : updateCallStarting(handler, sameInstance, oldVersion, newVersion, newObject);
+  }
+
+  /**
    * The handler method returned or threw; null when it opened no call. Not gated: a call opened while
    * on is always closed.
    */

@@ -12,7 +12,8 @@ import dev.resyncmeter.agent.api.WeavingRules;
 /**
  * fabric8's informer (7.0 to 8.0): where it is made ({@code DefaultSharedIndexInformer}), where its
  * notifications are made ({@code ProcessorStore}: watch events, list pages, resyncs), delivered
- * ({@code ProcessorListener.add}) and handled (every fabric8 {@code ResourceEventHandler}), and why
+ * ({@code ProcessorListener.add}) and handled (there too; after an attach, in every fabric8
+ * {@code ResourceEventHandler}), and why
  * its reflector lists again ({@code Reflector$ReflectorWatcher.onClose}).
  */
 public final class Fabric8Instrumentation implements InstrumentationUnit {
@@ -44,8 +45,11 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
         .type(cache + "ProcessorListener")
         .transform(
             builder.layoutChecked()
+                .field("handler", RESOURCE_EVENT_HANDLER)
                 .constructor(2, Fabric8Advice.ListenerConstructor.class)
-                .method("add", 1, Fabric8Advice.Delivery.class))
+                // the delivery first: the handler call inside it finds the delivering listener
+                .method("add", 1, Fabric8Advice.Delivery.class)
+                .method("add", 1, Fabric8Advice.HandlerCallSite.class))
         .type(cache + "ProcessorStore")
         .transform(
             builder.layoutChecked()
@@ -70,8 +74,10 @@ public final class Fabric8Instrumentation implements InstrumentationUnit {
                     named("onClose").and(takesArguments(1)),
                     Fabric8Advice.WatchClosed.class,
                     true))
-        // Any handler class of the host's, JOSDK's event sources among them. A handler need not
-        // override every method, so none is required; generic ones also have bridge methods.
+        // After an attach only (Weaving drops this rule otherwise; started with the JVM, the handler
+        // call is measured in ProcessorListener.add): any handler class of the host's, JOSDK's event
+        // sources among them. A handler need not override every method, so none is required; generic
+        // ones also have bridge methods.
         .implementationsOf(RESOURCE_EVENT_HANDLER, LibraryPresence.FABRIC8_HANDLER)
         .transform(
             builder.layoutChecked()

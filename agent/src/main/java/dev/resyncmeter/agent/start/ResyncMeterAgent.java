@@ -112,7 +112,7 @@ public final class ResyncMeterAgent {
         starter.start();
       } else {
         gate.startedBy(Thread.currentThread());
-        weave(gate, instrumentation, server, true, woven);
+        weave(gate, instrumentation, server, true, attached, woven);
       }
       handedOver = true;
       String endpoint = server == null ? "no endpoint" : server.scheme() + "://" + hostForUrl(arguments.host()) + ":" + server.port() + "/metrics";
@@ -139,7 +139,7 @@ public final class ResyncMeterAgent {
    * the rest.
    */
   private static void weave(
-      StartGate gate, Instrumentation instrumentation, MetricsServer server, boolean retransformLoaded, List<Part> parts) {
+      StartGate gate, Instrumentation instrumentation, MetricsServer server, boolean retransformLoaded, boolean attached, List<Part> parts) {
     ResyncMetrics metrics = null;
     Weaving weaving = null;
     try {
@@ -147,7 +147,7 @@ public final class ResyncMeterAgent {
       // Before any class is woven: advice that runs finds the collector.
       AgentMetrics.install(metrics);
       IdentityWeakMap.startCleaning();
-      weaving = new Weaving(Parts.ALL, parts, version());
+      weaving = new Weaving(Parts.ALL, parts, version(), attached);
       gate.whenLate(weaving.unitSwitches());
       weaving.install(gate.delegatingTo(instrumentation), retransformLoaded);
       weaving.weaveEarlyHandlers(instrumentation, gate.activate());
@@ -260,7 +260,7 @@ public final class ResyncMeterAgent {
 
     @Override
     public void run() {
-      weave(gate, instrumentation, server, false, parts);
+      weave(gate, instrumentation, server, false, false, parts);
     }
   }
 

@@ -2,6 +2,9 @@ package dev.resyncmeter.agent.start;
 
 import dev.resyncmeter.agent.api.Library;
 import dev.resyncmeter.agent.api.Part;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,6 +13,12 @@ final class StartLine {
 
   static final String ATTACHED =
       "attached to a running JVM: counting starts now; work queued before is counted as trigger=\"unknown\", reconciles running now are not counted";
+
+  /** Said of a library version the agent was not built with: its classes are woven when they load. */
+  static final String NOT_WOVEN_AHEAD = "not woven ahead of time: ByteBuddy weaves it at run time";
+
+  /** Where the agent's build lists the library versions it wove ahead of time (PrewovenClasses). */
+  private static final String VERSIONS_WOVEN_AHEAD = "/dev/resyncmeter/agent/weaving/prewoven/versions";
 
   private StartLine() {}
 
@@ -20,6 +29,7 @@ final class StartLine {
    */
   static String parts(List<Part> woven, ClassLoader loader) {
     List<String> found = new ArrayList<>();
+    List<String> wovenAhead = versionsWovenAhead();
     boolean anyLibrary = false;
     for (Library library : Parts.libraries()) {
       String version = library.version(loader);
@@ -34,7 +44,8 @@ final class StartLine {
         }
       }
       if (!names.isEmpty()) {
-        found.add(library.displayName() + " " + version + " (" + String.join(", ", names) + ")");
+        String ahead = wovenAhead.contains(library.label() + " " + version) ? "" : "; " + NOT_WOVEN_AHEAD;
+        found.add(library.displayName() + " " + version + " (" + String.join(", ", names) + ahead + ")");
       }
     }
     String line;
@@ -51,6 +62,26 @@ final class StartLine {
       }
     }
     return disabled.isEmpty() ? line : line + "; disabled: " + String.join(", ", disabled);
+  }
+
+  /**
+   * The library versions whose classes the agent's build wove ({@code label version}), as that build
+   * listed them beside the woven classes; none without that list.
+   */
+  static List<String> versionsWovenAhead() {
+    List<String> versions = new ArrayList<>();
+    try (InputStream in = StartLine.class.getResourceAsStream(VERSIONS_WOVEN_AHEAD)) {
+      if (in != null) {
+        for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+          if (!line.isBlank()) {
+            versions.add(line.trim());
+          }
+        }
+      }
+    } catch (IOException unreadable) {
+      // then every version is said to be woven at run time, which is true of what was not read
+    }
+    return versions;
   }
 
   /** {@code client-java, fabric8 and JOSDK}. */

@@ -1,5 +1,6 @@
 package dev.resyncmeter.agent.weaving;
 
+import dev.resyncmeter.agent.api.Library;
 import dev.resyncmeter.agent.api.Part;
 import dev.resyncmeter.agent.api.WeavingRules;
 import java.io.IOException;
@@ -83,6 +84,15 @@ public final class AheadOfTimeWeaving {
     try (Writer index = Files.newBufferedWriter(folder.resolve(PrewovenClasses.INDEX_FILE), StandardCharsets.UTF_8)) {
       for (PrewovenClasses.Entry entry : entries) {
         index.write(entry.line() + "\n");
+      }
+    }
+    // The library versions woven: the start line says of any other that ByteBuddy weaves it at run time.
+    try (Writer versions = Files.newBufferedWriter(folder.resolve(PrewovenClasses.VERSIONS_FILE), StandardCharsets.UTF_8)) {
+      for (Library library : Library.of(parts)) {
+        String version = library.version(loader);
+        if (version != null) {
+          versions.write(library.label() + " " + version + "\n");
+        }
       }
     }
     System.out.println("[resync-meter build] " + entries.size() + " library classes woven ahead of time into " + folder);

@@ -31,6 +31,8 @@ final class PrewovenClasses {
   static final String FOLDER = "prewoven/";
   static final String INDEX_FILE = "index";
   static final String INDEX = FOLDER + INDEX_FILE;
+  /** The library versions woven, a {@code label version} line each; the start line reads it (StartLine). */
+  static final String VERSIONS_FILE = "versions";
 
   /** None: every class is woven by ByteBuddy. */
   static final PrewovenClasses NONE = new PrewovenClasses(Map.of());

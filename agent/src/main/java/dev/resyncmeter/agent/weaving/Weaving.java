@@ -31,17 +31,29 @@ public final class Weaving {
   private final List<Part> parts;
   /** The agent's version, for {@code resync_meter_info}. */
   private final String agentVersion;
+  /**
+   * Whether the handler classes are woven (after an attach): a listener thread that runs already never
+   * picks up its woven loop, so the handlers it calls are woven instead. Started with the JVM, the
+   * library's own call sites of the handler are woven (ahead of time), and no handler class is.
+   */
+  private final boolean handlerClasses;
   /** The handler interfaces of those parts, whose implementations are woven wherever they are. */
   private final SuperTypes handlerTypes;
 
-  /** Weaves {@code parts}, among the {@code known} parts. */
+  /** Weaves {@code parts}, among the {@code known} parts, as the JVM's start does (no handler classes). */
   public Weaving(List<Part> known, List<Part> parts, String agentVersion) {
+    this(known, parts, agentVersion, false);
+  }
+
+  /** Weaves {@code parts}, among the {@code known} parts; with {@code handlerClasses}, as after an attach. */
+  public Weaving(List<Part> known, List<Part> parts, String agentVersion, boolean handlerClasses) {
     this.known = List.copyOf(known);
     this.parts = List.copyOf(parts);
     this.agentVersion = agentVersion;
+    this.handlerClasses = handlerClasses;
     List<String> handlerInterfaces = new ArrayList<>();
     for (Part part : parts) {
-      if (part.handlerInterface() != null && !handlerInterfaces.contains(part.handlerInterface())) {
+      if (handlerClasses && part.handlerInterface() != null && !handlerInterfaces.contains(part.handlerInterface())) {
         handlerInterfaces.add(part.handlerInterface());
       }
     }
@@ -91,7 +103,7 @@ public final class Weaving {
   Weaver weaver(PrewovenClasses prewoven) {
     List<WeavingRules.Rule> selection = new ArrayList<>();
     for (Part part : parts) {
-      selection.add(WeavingRules.Rule.of(part));
+      selection.add(WeavingRules.Rule.of(part, handlerClasses));
     }
     // Ignored by name only: a check of the class's modifiers (isSynthetic, say) would parse the class
     // file of every class the host loads, in every class loader.
@@ -109,7 +121,11 @@ public final class Weaving {
       WeavingRules rules = new WeavingRules(part);
       try {
         part.weaving().install(rules);
-        all.addAll(rules.rules());
+        for (WeavingRules.Rule rule : rules.rules()) {
+          if (handlerClasses || rule.handlerInterface() == null) {
+            all.add(rule);
+          }
+        }
       } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
         AgentFaults.count("instrumentation");
         part.unitSwitch().turnOff("its weaving could not be made (" + e + ")");

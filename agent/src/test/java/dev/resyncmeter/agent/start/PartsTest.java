@@ -76,6 +76,22 @@ class PartsTest {
   }
 
   @Test
+  void theStartLineSaysWhichLibraryVersionsAreNotWovenAheadOfTime(@org.junit.jupiter.api.io.TempDir Path folder) throws IOException {
+    assertThat(StartLine.versionsWovenAhead()).as("the build's list").isNotEmpty();
+    // client-java 26.0.0, which the agent is not built with: only its probe class and its version
+    Path probe = folder.resolve("io/kubernetes/client/informer/SharedInformerFactory.class");
+    Files.createDirectories(probe.getParent());
+    Files.write(probe, new byte[0]);
+    Path pom = folder.resolve("META-INF/maven/io.kubernetes/client-java/pom.properties");
+    Files.createDirectories(pom.getParent());
+    Files.writeString(pom, "version=26.0.0\n");
+    try (URLClassLoader older = new URLClassLoader(new URL[] {folder.toUri().toURL()}, null)) {
+      assertThat(StartLine.parts(Parts.ALL, older))
+          .isEqualTo("instrumenting client-java 26.0.0 (informer, workqueue, controller, requests; not woven ahead of time: ByteBuddy weaves it at run time)");
+    }
+  }
+
+  @Test
   void withoutTheLibrariesTheStartLineSaysTheyComeLater() throws IOException {
     try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
       assertThat(StartLine.parts(Parts.ALL, empty))

@@ -40,7 +40,7 @@ class EarlyHandlersTest {
     List<Class<?>> retransformed = new ArrayList<>();
     int[] lookups = {0};
     Instrumentation jvm = RecordingJvm.of(new ArrayList<>(), retransformed, lookups, String.class, SubclassedHandler.class, BaseHandler.class, SpecialHandler.class, Thread.class, EarlyHandlersTest.class);
-    new Weaving(Parts.ALL, Parts.ALL, "test").weaveEarlyHandlers(
+    new Weaving(Parts.ALL, Parts.ALL, "test", true).weaveEarlyHandlers(
         jvm, List.of(passed(EarlyHandlersTest.class), passed(SubclassedHandler.class), passed(BaseHandler.class), passed(SpecialHandler.class)));
     assertThat(retransformed).as("classes, not interfaces, reaching the handler interface").containsExactly(SubclassedHandler.class, BaseHandler.class);
     assertThat(lookups[0]).as("all found at the first look").isEqualTo(1);
@@ -52,7 +52,7 @@ class EarlyHandlersTest {
     int[] lookups = {0};
     Instrumentation jvm = RecordingJvm.of(new ArrayList<>(), retransformed, lookups, SubclassedHandler.class);
     long start = System.nanoTime();
-    new Weaving(Parts.ALL, Parts.ALL, "test").weaveEarlyHandlers(jvm, List.of(passed(SubclassedHandler.class), new StartGate.Passed(LOADER, "com/example/NeverDefined")));
+    new Weaving(Parts.ALL, Parts.ALL, "test", true).weaveEarlyHandlers(jvm, List.of(passed(SubclassedHandler.class), new StartGate.Passed(LOADER, "com/example/NeverDefined")));
     assertThat(retransformed).containsExactly(SubclassedHandler.class);
     assertThat(lookups[0]).isEqualTo(20);
     assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
@@ -63,7 +63,7 @@ class EarlyHandlersTest {
     List<Class<?>> retransformed = new ArrayList<>();
     int[] lookups = {0};
     ClassLoader other = new ClassLoader(LOADER) {};
-    new Weaving(Parts.ALL, Parts.ALL, "test").weaveEarlyHandlers(
+    new Weaving(Parts.ALL, Parts.ALL, "test", true).weaveEarlyHandlers(
         RecordingJvm.of(new ArrayList<>(), retransformed, lookups, SubclassedHandler.class), List.of(new StartGate.Passed(other, SubclassedHandler.class.getName().replace('.', '/'))));
     assertThat(retransformed).isEmpty();
   }
@@ -73,7 +73,7 @@ class EarlyHandlersTest {
   void aHostThatExitsWhileTheAgentStartsEndsTheStartQuietly() {
     List<Class<?>> retransformed = new ArrayList<>();
     Instrumentation jvm = RecordingJvm.exiting(retransformed);
-    Weaving weaving = new Weaving(Parts.ALL, Parts.ALL, "test");
+    Weaving weaving = new Weaving(Parts.ALL, Parts.ALL, "test", true);
     assertThatCode(() -> weaving.install(jvm, true)).doesNotThrowAnyException();
     assertThatCode(() -> weaving.weaveEarlyHandlers(jvm, List.of(passed(SubclassedHandler.class)))).doesNotThrowAnyException();
     assertThat(retransformed).isEmpty();

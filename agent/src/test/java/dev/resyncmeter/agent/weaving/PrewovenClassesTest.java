@@ -95,7 +95,8 @@ class PrewovenClassesTest {
         }
       }
     }
-    assertThat(woven).as("a library class that implements a handler interface").contains("io.kubernetes.client.extended.controller.DefaultControllerWatch$1");
+    // handler calls are measured where the library makes them: no handler class needs weaving at the JVM's start
+    assertThat(woven).as("a library class that implements a handler interface").doesNotContain("io.kubernetes.client.extended.controller.DefaultControllerWatch$1");
   }
 
   @Test
@@ -113,13 +114,13 @@ class PrewovenClassesTest {
 
   @Test
   void aClassSelectedByOtherPartsThanAtBuildTimeIsNotFound() throws Exception {
-    // JOSDK's controller event source is a fabric8 handler too: without fabric8's informer part, only JOSDK's rule matches it.
+    // JOSDK's controller event source is a fabric8 handler too: after an attach, when handler classes
+    // are woven, fabric8's informer part selects it beside JOSDK's, and the build wove it for JOSDK's alone.
     String name = "io.javaoperatorsdk.operator.processing.event.source.controller.ControllerEventSource";
     byte[] classFile = classFile(name);
-    List<WeavingRules.Rule> matched =
-        new Weaving(Parts.ALL, Parts.without(Set.of("fabric8-informer")), "test").weaver(PrewovenClasses.NONE).selecting(LOADER, name, classFile);
+    List<WeavingRules.Rule> matched = new Weaving(Parts.ALL, Parts.ALL, "test", true).weaver(PrewovenClasses.NONE).selecting(LOADER, name, classFile);
 
-    assertThat(matched).extracting(WeavingRules.Rule::id).containsExactly("josdk-reconciler");
+    assertThat(matched).extracting(WeavingRules.Rule::id).containsExactly("fabric8-informer", "josdk-reconciler");
     assertThat(prewoven.woven(name, classFile, matched, LOADER)).isNull();
   }
 

@@ -42,7 +42,7 @@ class UnresolvableHierarchyTest {
     metrics = new ResyncMetrics();
     AgentMetrics.install(metrics);
     List<ClassFileTransformer> registered = new ArrayList<>();
-    new Weaving(Parts.ALL, Parts.ALL, "test").install(RecordingJvm.recording(registered), true);
+    new Weaving(Parts.ALL, Parts.ALL, "test", true).install(RecordingJvm.recording(registered), true);
     assertThat(registered).hasSize(1);
     weaving = registered.get(0);
   }

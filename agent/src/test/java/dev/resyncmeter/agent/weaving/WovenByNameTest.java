@@ -25,7 +25,7 @@ class WovenByNameTest {
     for (Part part : Parts.ALL) {
       Set<String> named = new TreeSet<>();
       Set<String> interfaces = new TreeSet<>();
-      for (WeavingRules.Rule rule : new Weaving(Parts.ALL, List.of(part), "test").rules()) {
+      for (WeavingRules.Rule rule : new Weaving(Parts.ALL, List.of(part), "test", true).rules()) {
         named.addAll(rule.names());
         if (rule.handlerInterface() != null) {
           interfaces.add(rule.handlerInterface());

@@ -12,6 +12,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -36,13 +37,28 @@ public final class ResyncScenario {
   static final Duration WAIT = Duration.ofSeconds(30);
 
   private final GroundTruth truth = new GroundTruth();
+  /** Handlers registered beside the audit handler (handler-shapes-scenario); none in the plain scenario. */
+  private final List<ResourceEventHandler<V1ConfigMap>> moreHandlers;
+
+  private ResyncScenario(boolean handlerShapes) {
+    this.moreHandlers = handlerShapes ? HandlerShapes.all(new ShapeCalls()) : List.of();
+  }
 
   public static void main(String[] args) throws Exception {
+    run(args, false);
+  }
+
+  /** The same run with a handler of each shape compilers make beside the audit handler ({@link HandlerShapes}). */
+  public static void withHandlerShapes(String[] args) throws Exception {
+    run(args, true);
+  }
+
+  private static void run(String[] args, boolean handlerShapes) throws Exception {
     int objects = args.length > 0 ? Integer.parseInt(args[0]) : 4;
     int ticks = args.length > 1 ? Integer.parseInt(args[1]) : 2;
     int changes = args.length > 2 ? Integer.parseInt(args[2]) : 6;
     int relists = args.length > 3 ? Integer.parseInt(args[3]) : 2;
-    new ResyncScenario().run(objects, ticks, changes, relists);
+    new ResyncScenario(handlerShapes).run(objects, ticks, changes, relists);
     // client-java-extended leaves a non-daemon thread behind (the builder's default queue's executor).
     System.exit(0);
   }
@@ -59,6 +75,9 @@ public final class ResyncScenario {
       // Asks for no resync; client-java gives it the informer's period all the same.
       AuditHandler audit = new AuditHandler();
       informer.addEventHandlerWithResyncPeriod(audit, 0);
+      for (ResourceEventHandler<V1ConfigMap> handler : moreHandlers) {
+        informer.addEventHandlerWithResyncPeriod(handler, 0);
+      }
       SampleController controllers = new SampleController(client, factory, informer, Duration.ofSeconds(1), new Observer());
       controllers.start();
 
@@ -159,6 +178,24 @@ public final class ResyncScenario {
     }
   }
 
+  /** What the handlers of {@link HandlerShapes} saw, told to the ground truth as the audit handler tells it. */
+  private final class ShapeCalls implements HandlerShapes.Calls {
+    @Override
+    public void add(String handler) {
+      recordOther(handler, "add");
+    }
+
+    @Override
+    public void update(String handler, V1ConfigMap oldObject, V1ConfigMap newObject) {
+      recordUpdate(handler, oldObject, newObject, "dropped");
+    }
+
+    @Override
+    public void delete(String handler) {
+      recordOther(handler, "delete");
+    }
+  }
+
   /** A handler of the application's own that only counts: it never enqueues anything. */
   private final class AuditHandler implements ResourceEventHandler<V1ConfigMap> {
     volatile int adds;
@@ -244,7 +281,5 @@ public final class ResyncScenario {
     // The scenario's own log stays quiet; the test reads its standard output.
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
   }
-
-  private ResyncScenario() {}
 
 }

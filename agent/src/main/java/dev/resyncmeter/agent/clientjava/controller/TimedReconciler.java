@@ -48,7 +48,7 @@ final class TimedReconciler {
               return compiled;
             }
           }
-          return generated(reconcilerInterface);
+          return Generated.standIn(reconcilerInterface);
         }
       };
 
@@ -104,23 +104,29 @@ final class TimedReconciler {
     }
   }
 
-  /** A stand-in generated for an interface of another shape: every abstract method forwards to the reconciler. */
-  private static Class<?> generated(Class<?> reconcilerInterface) {
-    MethodCall forward = MethodCall.invokeSelf().onField(TARGET_FIELD).withAllArguments();
-    return new ByteBuddy(ClassFileVersion.JAVA_V8)
-        .subclass(Object.class)
-        .name(reconcilerInterface.getName() + "$TimedByResyncMeter")
-        .implement(reconcilerInterface)
-        .defineField(TARGET_FIELD, reconcilerInterface, Visibility.PUBLIC)
-        .defineField(TIMER_FIELD, ReconcileTimer.class, Visibility.PUBLIC)
-        // Anything else the interface may declare, and Object's identity methods, go to the reconciler.
-        .method(isAbstract().or(named("toString").and(takesArguments(0))).or(named("hashCode").and(takesArguments(0))).or(named("equals").and(takesArguments(1))))
-        .intercept(forward)
-        .method(named("reconcile").and(takesArguments(1)).and(isAbstract()))
-        .intercept(Advice.to(TimedReconcile.class).withExceptionHandler(LayoutCheckedAdvice.faultsTo(ControllerBridge.SWITCH.component())).wrap(forward))
-        .make()
-        .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
-        .getLoaded();
+  /**
+   * A stand-in generated for an interface of another shape: every abstract method forwards to the
+   * reconciler. A class of its own: verifying {@link TimedReconciler} would otherwise load ByteBuddy's
+   * classes that this code names, in every host that builds a controller.
+   */
+  private static final class Generated {
+    static Class<?> standIn(Class<?> reconcilerInterface) {
+      MethodCall forward = MethodCall.invokeSelf().onField(TARGET_FIELD).withAllArguments();
+      return new ByteBuddy(ClassFileVersion.JAVA_V8)
+          .subclass(Object.class)
+          .name(reconcilerInterface.getName() + "$TimedByResyncMeter")
+          .implement(reconcilerInterface)
+          .defineField(TARGET_FIELD, reconcilerInterface, Visibility.PUBLIC)
+          .defineField(TIMER_FIELD, ReconcileTimer.class, Visibility.PUBLIC)
+          // Anything else the interface may declare, and Object's identity methods, go to the reconciler.
+          .method(isAbstract().or(named("toString").and(takesArguments(0))).or(named("hashCode").and(takesArguments(0))).or(named("equals").and(takesArguments(1))))
+          .intercept(forward)
+          .method(named("reconcile").and(takesArguments(1)).and(isAbstract()))
+          .intercept(Advice.to(TimedReconcile.class).withExceptionHandler(LayoutCheckedAdvice.faultsTo(ControllerBridge.SWITCH.component())).wrap(forward))
+          .make()
+          .load(reconcilerInterface.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER)
+          .getLoaded();
+    }
   }
 
   /** The reconciler behind a timing stand-in; an already timed one is returned as it is. */

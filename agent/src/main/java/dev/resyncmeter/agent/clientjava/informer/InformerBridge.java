@@ -2,10 +2,12 @@ package dev.resyncmeter.agent.clientjava.informer;
 
 import dev.resyncmeter.agent.clientjava.ClientJava;
 import dev.resyncmeter.agent.clientjava.KindNames;
+import dev.resyncmeter.agent.runtime.AgentFaults;
 import dev.resyncmeter.agent.runtime.AgentMetrics;
 import dev.resyncmeter.agent.runtime.HandlerCalls;
 import dev.resyncmeter.agent.runtime.IdentityWeakMap;
 import dev.resyncmeter.agent.runtime.LateStart;
+import dev.resyncmeter.agent.runtime.ResourceVersions;
 import dev.resyncmeter.agent.runtime.UnitSwitch;
 import dev.resyncmeter.collector.NotificationType;
 import dev.resyncmeter.collector.RelistReason;
@@ -163,6 +165,7 @@ public final class InformerBridge {
   }
 
   public static void listenerThreadStopped() {
+    callSiteEnded();
     ThreadContext.current().runListener(null);
   }
 
@@ -226,5 +229,68 @@ public final class InformerBridge {
       state.currentNotification = null;
     }
     HandlerCalls.finished(call, SWITCH);
+  }
+
+  // ---- the handler's call sites in ProcessorListener.run() (HandlerCallSites) ------------------
+  // Started with the JVM only: after an attach the handler classes are woven instead. Not advice, so
+  // each catches what it throws, as suppressing advice would.
+
+  /** Right before {@code run()} calls {@code handler.onUpdate(old, new)}: what the update advice does. */
+  public static void updateAtCallSite(Object oldObj, Object newObj) {
+    try {
+      ListenerState state = callSiteListener();
+      if (state != null) {
+        // read before the call opens: a fault here then leaves no call open
+        String oldVersion = ResourceVersions.of(oldObj);
+        String newVersion = ResourceVersions.of(newObj);
+        state.callSiteOpen = updateCallStarting(state.handler(), oldObj == newObj, oldVersion, newVersion, newObj) != null;
+      }
+    } catch (Throwable t) {
+      AgentFaults.adviceFault(t, SWITCH.component());
+    }
+  }
+
+  /** Right before {@code run()} calls {@code handler.onAdd(obj)}. */
+  public static void addAtCallSite() {
+    addOrDeleteAtCallSite("onAdd");
+  }
+
+  /** Right before {@code run()} calls {@code handler.onDelete(obj, deletedFinalStateUnknown)}. */
+  public static void deleteAtCallSite() {
+    addOrDeleteAtCallSite("onDelete");
+  }
+
+  private static void addOrDeleteAtCallSite(String method) {
+    try {
+      ListenerState state = callSiteListener();
+      if (state != null) {
+        state.callSiteOpen = handlerCallStarting(state.handler(), method) != null;
+      }
+    } catch (Throwable t) {
+      AgentFaults.adviceFault(t, SWITCH.component());
+    }
+  }
+
+  /** The listener whose thread this is, when its call sites count (started with the JVM); else null. */
+  private static ListenerState callSiteListener() {
+    if (LateStart.attached()) {
+      return null;
+    }
+    return ThreadContext.current().listener() instanceof ListenerState state ? state : null;
+  }
+
+  /**
+   * Right after the handler returned, and before {@code run()} takes the next notification: a handler
+   * that threw skipped the first, and {@code run()} logged it since.
+   */
+  public static void callSiteEnded() {
+    try {
+      if (ThreadContext.current().listener() instanceof ListenerState state && state.callSiteOpen) {
+        state.callSiteOpen = false;
+        handlerCallFinished(state);
+      }
+    } catch (Throwable t) {
+      AgentFaults.adviceFault(t, SWITCH.component());
+    }
   }
 }

@@ -8,7 +8,8 @@ import dev.resyncmeter.agent.api.WeavingRules;
 
 /**
  * client-java's informer: where notifications are made ({@code SharedProcessor.distribute}), where
- * they wait ({@code ProcessorListener}), and every {@code ResourceEventHandler} that receives them.
+ * they wait and are handed to the handler ({@code ProcessorListener}: its call sites in {@code run()},
+ * see {@link HandlerCallSites}), and, after an attach, every {@code ResourceEventHandler} that receives them.
  */
 public final class InformerInstrumentation implements InstrumentationUnit {
 
@@ -29,9 +30,12 @@ public final class InformerInstrumentation implements InstrumentationUnit {
         .type(PACKAGE + "cache.ProcessorListener")
         .transform(
             builder.layoutChecked()
+                // run() calls this.handler: its call sites are where handler calls are measured
+                .field("handler", RESOURCE_EVENT_HANDLER)
                 .constructor(2, InformerAdvice.ListenerConstructor.class)
                 .method("run", 0, InformerAdvice.ListenerRun.class)
-                .method("add", 1, InformerAdvice.ListenerAdd.class))
+                .method("add", 1, InformerAdvice.ListenerAdd.class)
+                .visitor(HandlerCallSites.RUN))
         .type(NotificationFields.UPDATE)
         .transform(
             builder.layoutChecked()
@@ -52,8 +56,10 @@ public final class InformerInstrumentation implements InstrumentationUnit {
                 .field("lastSyncResourceVersion", String.class.getName())
                 .field("isLastSyncResourceVersionUnavailable", "boolean")
                 .method("syncWith", 2, InformerAdvice.SyncWith.class))
-        // Any handler class of the host's (a hierarchy walk that other agents' injected interfaces cannot
-        // fail); generic ones also have a bridge method that calls the real one.
+        // After an attach only (Weaving drops this rule otherwise): any handler class of the host's (a
+        // hierarchy walk that other agents' injected interfaces cannot fail), as a listener thread that
+        // runs already never picks up the woven run(); generic ones also have a bridge method that
+        // calls the real one.
         // A handler need not override every method, so none is required.
         .implementationsOf(RESOURCE_EVENT_HANDLER, LibraryPresence.CLIENT_JAVA_HANDLER)
         .transform(

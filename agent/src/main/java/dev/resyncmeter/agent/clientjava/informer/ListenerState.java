@@ -20,6 +20,9 @@ final class ListenerState extends InformerListener {
   /** The update notification the listener thread took, read before it calls the handler with it. */
   Object currentNotification;
 
+  /** Whether a handler call opened at {@code run()}'s call site is still open (listener thread only). */
+  boolean callSiteOpen;
+
   ListenerState(Object handler, long listenerPeriodMillis) {
     super(handler);
     this.listenerPeriodMillis = listenerPeriodMillis;

@@ -241,8 +241,10 @@ public final class InformerBridge {
       ListenerState state = callSiteListener();
       if (state != null) {
         // read before the call opens: a fault here then leaves no call open
+        // a resync replays the cached object as both: one read (by reflection, as the bridge cannot name
+        // client-java's types) serves both
         String oldVersion = ResourceVersions.of(oldObj);
-        String newVersion = ResourceVersions.of(newObj);
+        String newVersion = oldObj == newObj ? oldVersion : ResourceVersions.of(newObj);
         state.callSiteOpen = updateCallStarting(state.handler(), oldObj == newObj, oldVersion, newVersion, newObj) != null;
       }
     } catch (Throwable t) {

@@ -85,11 +85,25 @@ final class InformerAdvice {
     }
   }
 
-  /** {@code UpdateNotification.getNewObj()}, read by the listener right before {@code onUpdate}. */
+  /**
+   * {@code UpdateNotification.getNewObj()}, read by the listener right before {@code onUpdate}: the
+   * versions are read here, where client-java's types can be named, for the call site that follows.
+   */
   static final class UpdateTaken {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object notification) {
-      InformerBridge.updateTaken(notification);
+    static void enter(@Advice.This Object notification, @Advice.FieldValue("oldObj") Object oldObj, @Advice.FieldValue("newObj") Object newObj) {
+      String oldVersion = null;
+      if (oldObj instanceof KubernetesObject && ((KubernetesObject) oldObj).getMetadata() != null) {
+        oldVersion = ((KubernetesObject) oldObj).getMetadata().getResourceVersion();
+      }
+      String newVersion = oldVersion;
+      if (newObj != oldObj) {
+        newVersion = null;
+        if (newObj instanceof KubernetesObject && ((KubernetesObject) newObj).getMetadata() != null) {
+          newVersion = ((KubernetesObject) newObj).getMetadata().getResourceVersion();
+        }
+      }
+      InformerBridge.updateTaken(notification, newObj, oldVersion, newVersion);
     }
   }
 

@@ -173,12 +173,19 @@ public final class InformerBridge {
    * The listener thread read an update notification, right before it calls the handler with it. Only
    * a relist marks notifications, before it queues them: with none marked there is nothing to note.
    */
-  public static void updateTaken(Object notification) {
-    if (RELIST_UPDATES.isEmpty() || !SWITCH.on()) {
+  public static void updateTaken(Object notification, Object newObj, String oldVersion, String newVersion) {
+    if (!SWITCH.on()) {
       return;
     }
-    if (ThreadContext.current().listener() instanceof ListenerState listener) {
-      listener.currentNotification = notification;
+    Object listener = ThreadContext.current().listener();
+    if (listener instanceof ListenerState state && !LateStart.attached()) {
+      state.taken(newObj, oldVersion, newVersion); // for the call site that follows
+    }
+    if (RELIST_UPDATES.isEmpty()) {
+      return;
+    }
+    if (listener instanceof ListenerState state) {
+      state.currentNotification = notification;
     } else if (LateStart.attached()) {
       LateInformers.updateTakenOnUnknownThread(notification);
     }
@@ -241,10 +248,18 @@ public final class InformerBridge {
       ListenerState state = callSiteListener();
       if (state != null) {
         // read before the call opens: a fault here then leaves no call open
-        // a resync replays the cached object as both: one read (by reflection, as the bridge cannot name
-        // client-java's types) serves both
-        String oldVersion = ResourceVersions.of(oldObj);
-        String newVersion = oldObj == newObj ? oldVersion : ResourceVersions.of(newObj);
+        String oldVersion;
+        String newVersion;
+        if (state.takenNewObj == newObj && newObj != null) {
+          // read by the getNewObj() advice, which can name client-java's types
+          oldVersion = state.takenOldVersion;
+          newVersion = state.takenNewVersion;
+        } else {
+          // a run() that did not read the notification through getNewObj(): by reflection
+          oldVersion = ResourceVersions.of(oldObj);
+          newVersion = oldObj == newObj ? oldVersion : ResourceVersions.of(newObj);
+        }
+        state.taken(null, null, null);
         state.callSiteOpen = updateCallStarting(state.handler(), oldObj == newObj, oldVersion, newVersion, newObj) != null;
       }
     } catch (Throwable t) {

@@ -23,6 +23,11 @@ final class ListenerState extends InformerListener {
   /** Whether a handler call opened at {@code run()}'s call site is still open (listener thread only). */
   boolean callSiteOpen;
 
+  /** The new object of the update notification the listener thread read last, and both versions (listener thread only). */
+  Object takenNewObj;
+  String takenOldVersion;
+  String takenNewVersion;
+
   ListenerState(Object handler, long listenerPeriodMillis) {
     super(handler);
     this.listenerPeriodMillis = listenerPeriodMillis;
@@ -32,6 +37,12 @@ final class ListenerState extends InformerListener {
   @Override
   protected boolean dropsAreObservable() {
     return AgentMetrics.observability().queueAddsObservable();
+  }
+
+  void taken(Object newObj, String oldVersion, String newVersion) {
+    takenNewObj = newObj;
+    takenOldVersion = oldVersion;
+    takenNewVersion = newVersion;
   }
 
   String kind() {

@@ -78,6 +78,7 @@ class BenchSmokeIT {
     JsonArray checks = results.getAsJsonArray("checks");
     List<String> failed = new ArrayList<>();
     List<String> exactCounts = new ArrayList<>();
+    List<String> depthExactCounts = new ArrayList<>();
     List<String> queueWaves = new ArrayList<>();
     List<String> queueWaveAgents = new ArrayList<>();
     for (JsonElement element : checks) {
@@ -86,7 +87,7 @@ class BenchSmokeIT {
         failed.add(check.get("name").getAsString() + ": " + check.get("detail").getAsString());
       }
       if (check.get("name").getAsString().contains("e2e exact count")) {
-        exactCounts.add(check.get("name").getAsString());
+        (check.get("name").getAsString().startsWith("depth ") ? depthExactCounts : exactCounts).add(check.get("name").getAsString());
       }
       if (check.get("name").getAsString().startsWith("queue wave ") && check.get("name").getAsString().endsWith("reconciled once")) {
         queueWaves.add(check.get("name").getAsString());
@@ -102,6 +103,7 @@ class BenchSmokeIT {
         .anyMatch(name -> name.contains("informer_notifications_total{type=\"update\"}"))
         .anyMatch(name -> name.startsWith("e2e fabric8 resync-meter") && name.contains("informer_notifications_total{type=\"update\"}"))
         .anyMatch(name -> name.contains("controller_reconcile_total"));
+    assertThat(depthExactCounts).as("the depth table's resync-meter runs: four exact-count checks at each of its two smoke depths").hasSize(8);
     assertThat(queueWaves).as("one reconcile check per queue-wave run").hasSize(4);
     // The runs with resync-meter scraped it: it was on, and counted the wave's adds and reconciles.
     assertThat(queueWaveAgents)

@@ -39,8 +39,10 @@ class ModelsTest {
     for (Path dir : dirs) {
       if (isComponent(dir)) {
         String name = dir.getFileName().toString();
+        // used from beside it (../name), or as a part of the component around it (- name)
         assertThat(dirs).as("an overlay uses " + dir).anySatisfy(other -> {
-          assertThat(Files.readString(other.resolve("kustomization.yaml"))).contains("../" + name);
+          String uses = Files.readString(other.resolve("kustomization.yaml"));
+          assertThat(uses.contains("../" + name) || (other.equals(dir.getParent()) && uses.contains("  - " + name + "\n"))).isTrue();
         });
       } else {
         assertThat(Yaml.documents(Tools.kustomize(dir))).as(dir.toString()).isNotEmpty();
@@ -93,7 +95,7 @@ class ModelsTest {
         }
       }
     }
-    assertThat(localConfig).containsExactly("resync-meter.dev/v1/ResyncMeterSettings");
+    assertThat(localConfig).containsExactlyInAnyOrder("resync-meter.dev/v1/ResyncMeterSettings", "resync-meter.dev/v1/ResyncMeterEntries");
     assertThat(objects).isGreaterThanOrEqualTo(7);
     assertThat(problems).isEmpty();
   }

@@ -22,10 +22,22 @@ record DepthSection(Mode mode, PeerAgents peers, Results results) {
   /** One depth's sizes: objects, resync period and wave timeout, from which its runs' settings follow. */
   record Depth(int objects, long resyncMillis, long waveTimeoutSeconds) {}
 
-  /** Sizes of the section: the depths, the pairs per depth, and each run's warm-up and measured waves. */
-  record Settings(List<Depth> depths, int pairs, int warmupWaves, int waves) {
+  /**
+   * Sizes of the section: the depths, the pairs per depth, the items each run processes to warm up,
+   * and its measured waves.
+   */
+  record Settings(List<Depth> depths, int pairs, int warmupItems, int waves) {
     PipelineRuns.Settings runSettings(Depth depth) {
-      return new PipelineRuns.Settings(depth.objects(), depth.resyncMillis(), warmupWaves, waves, pairs, depth.waveTimeoutSeconds());
+      return new PipelineRuns.Settings(depth.objects(), depth.resyncMillis(), warmupWaves(depth), waves, pairs, depth.waveTimeoutSeconds());
+    }
+
+    /**
+     * The same warm-up in items at every depth, in whole waves: the JIT compiles after so many calls,
+     * not waves, and two 10,000-item waves left both runs mid-warm-up (a run's CPU per item fell
+     * threefold over its first ten waves there), which measured warm-up, not the agent's cost.
+     */
+    int warmupWaves(Depth depth) {
+      return (warmupItems + depth.objects() - 1) / depth.objects();
     }
   }
 
@@ -40,10 +52,10 @@ record DepthSection(Mode mode, PeerAgents peers, Results results) {
     Depth d100k = new Depth(100_000, 4_000, 120);
     return switch (mode) {
       case SMOKE -> new Settings(List.of(new Depth(1_000, 1_000, 60), new Depth(5_000, 1_000, 60)), 1, 0, 2);
-      // 300,000 instead of 500,000: the deepest depth's four runs would take most of a quick run's ten minutes.
-      case QUICK -> new Settings(List.of(d10k, d100k, new Depth(300_000, 10_000, 180)), 2, 1, 3);
+      // 300,000 instead of 500,000: the deepest depth's four runs would take most of a quick run.
+      case QUICK -> new Settings(List.of(d10k, d100k, new Depth(300_000, 10_000, 180)), 2, 100_000, 3);
       // 4 pairs: the 500,000 runs take about 90 s each, most of it waiting for ticks
-      case FULL -> new Settings(List.of(d10k, d100k, new Depth(500_000, 10_000, 240)), 4, 2, 5);
+      case FULL -> new Settings(List.of(d10k, d100k, new Depth(500_000, 10_000, 240)), 4, 200_000, 5);
     };
   }
 
@@ -73,8 +85,11 @@ record DepthSection(Mode mode, PeerAgents peers, Results results) {
     System.out.println("[bench]   " + DepthTable.flatnessLine(rows));
     results.depth(
         OrderedMap.of(
-            "depths", settings.depths().stream().map(d -> OrderedMap.of("objects", d.objects(), "resyncPeriodMillis", d.resyncMillis())).toList(),
-            "pairs", settings.pairs(), "warmupWaves", settings.warmupWaves(), "measuredWaves", settings.waves(), "workers", 2,
+            "depths",
+            settings.depths().stream()
+                .map(d -> OrderedMap.of("objects", d.objects(), "resyncPeriodMillis", d.resyncMillis(), "warmupWaves", settings.warmupWaves(d)))
+                .toList(),
+            "pairs", settings.pairs(), "warmupItems", settings.warmupItems(), "measuredWaves", settings.waves(), "workers", 2,
             "heap", "-Xms2g -Xmx2g, -Xms4g -Xmx4g above " + LARGE_HEAP_ABOVE + " objects",
             "cpu", "CPU of every Java thread (ThreadMXBean, ns) from the resync tick to the wave's last reconcile, per item: each run's median wave"),
         rows);

@@ -7,7 +7,7 @@ import java.util.Locale;
  * How much a run measures. Each section says its own sizes in each mode ({@code sizes(Mode)}): the full
  * run gives the figures the docs quote (about 46 minutes of the 2-core machine); the quick run prints
  * every table the full run prints, every configuration and both JDKs included, from fewer iterations,
- * objects and rounds (under ten minutes); the smoke run checks that everything runs and times nothing
+ * objects and rounds (under a quarter of an hour); the smoke run checks that everything runs and times nothing
  * (about two minutes: the e2e program without the peers, no soak).
  */
 enum Mode {

@@ -104,6 +104,11 @@ final class JsonReport {
     if (!peers.isEmpty()) {
       e2e.put("pooledPeerWaveRatios", peers);
     }
+    Map<String, Object> inPeerRounds = new LinkedHashMap<>();
+    results.inPeerRounds().forEach((wave, ratio) -> inPeerRounds.put(wave, pooled(ratio)));
+    if (!inPeerRounds.isEmpty()) {
+      e2e.put("resyncMeterWaveRatiosInPeerRounds", inPeerRounds);
+    }
     if (results.fabric8Waves() != null) {
       e2e.put("fabric8", fabric8(results.fabric8Waves()));
     }

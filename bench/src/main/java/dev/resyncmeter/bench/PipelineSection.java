@@ -124,6 +124,28 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
     json.put("peerRuns", PEER_PIPELINE_RUNS);
     results.fabric8Waves(new Results.Fabric8Waves(json, rows, pooled, cpu));
     pooled.forEach((config, ratio) -> System.out.println(ConsoleLines.waveRatio(PipelineRuns.Program.FABRIC8.wave, config.key, ratio)));
+    inPeerRounds(PipelineRuns.Program.FABRIC8.wave, runs);
+  }
+
+  /**
+   * resync-meter's waves over no agent's in the rounds the peers ran in, when they ran in fewer than
+   * resync-meter: the figure to set beside theirs, since rounds differ by more than the agents do.
+   */
+  private void inPeerRounds(String wave, Map<Config, List<PipelineRuns.Run>> runs) {
+    List<PipelineRuns.Run> with = runs.getOrDefault(Config.RESYNC_METER, List.of());
+    List<PipelineRuns.Run> without = runs.getOrDefault(Config.NONE, List.of());
+    int peerRounds = runs.entrySet().stream().filter(e -> e.getKey().isPeer()).mapToInt(e -> e.getValue().size()).max().orElse(0);
+    if (peerRounds == 0 || peerRounds >= Math.min(with.size(), without.size())) {
+      return;
+    }
+    PooledRatio ratio =
+        PooledRatio.of(
+            waves(with.subList(0, peerRounds), PipelineRuns.Wave::waveMillis), waves(without.subList(0, peerRounds), PipelineRuns.Wave::waveMillis),
+            PooledRatio.Summary.MEDIAN);
+    if (ratio != null) {
+      results.inPeerRounds(wave, ratio);
+      System.out.println(ConsoleLines.waveRatio(wave, Config.RESYNC_METER.key + " in the peers' rounds", ratio));
+    }
   }
 
   /**
@@ -166,6 +188,7 @@ record PipelineSection(Mode mode, PeerAgents peers, Results results, Path jfrDir
     results.e2ePeersPooled(pooledPeers);
     System.out.println(ConsoleLines.waveRatio("client-java", Config.RESYNC_METER.key, results.pooledWave()));
     pooledPeers.forEach((config, ratio) -> System.out.println(ConsoleLines.waveRatio("client-java", config.key, ratio)));
+    inPeerRounds("client-java", runs);
   }
 
   private void heap(PipelineRuns.Settings settings, Map<Config, List<PipelineRuns.Run>> runs) {

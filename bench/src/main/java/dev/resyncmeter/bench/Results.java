@@ -59,6 +59,7 @@ public final class Results {
   private PooledRatio pooledCpu;
   private Map<Config, PooledRatio> pooledPeers = Map.of();
   private Fabric8Waves fabric8;
+  private final Map<String, PooledRatio> inPeerRounds = new java.util.LinkedHashMap<>();
   private List<SoakRow> soak;
   private Map<String, Object> depthSettings;
   private List<DepthTable.Row> depthRows;
@@ -114,6 +115,15 @@ public final class Results {
   /** Each peer agent's waves over no agent's, pooled the same way over the rounds the peer ran in. */
   public void e2ePeersPooled(Map<Config, PooledRatio> waves) {
     this.pooledPeers = waves;
+  }
+
+  /** resync-meter's waves over no agent's in the rounds the peers ran in, by wave ({@code client-java}, {@code fabric8 informer}). */
+  public void inPeerRounds(String wave, PooledRatio ratio) {
+    inPeerRounds.put(wave, ratio);
+  }
+
+  Map<String, PooledRatio> inPeerRounds() {
+    return inPeerRounds;
   }
 
   /** The fabric8 informer wave of the e2e section. */

@@ -77,6 +77,8 @@ class ResultFilesTest {
     Map<Config, PooledRatio> peers = new EnumMap<>(Config.class);
     peers.put(Config.OPENTELEMETRY, PooledRatio.of(List.of(new double[] {520, 530}), without, PooledRatio.Summary.MEDIAN));
     results.e2ePeersPooled(peers);
+    // the peers ran in the first round only: resync-meter's ratio over that round, to read theirs against
+    results.inPeerRounds("client-java", PooledRatio.of(with.subList(0, 1), without.subList(0, 1), PooledRatio.Summary.MEDIAN));
     Map<String, Object> fabric8Run = new LinkedHashMap<>();
     fabric8Run.put("waveMillis", List.of(150.0, 160.0));
     Map<Config, PooledRatio> fabric8Pooled = new EnumMap<>(Config.class);
@@ -92,6 +94,7 @@ class ResultFilesTest {
                 new Results.E2eRow(Config.JMX_EXPORTER, stats(185.0), stats(110000.0), stats(108000.0), stats(), stats(350.0), List.of())),
             fabric8Pooled,
             PooledRatio.of(List.of(new double[] {330, 320}, new double[] {340, 330}), List.of(new double[] {300, 310}, new double[] {305, 300}), PooledRatio.Summary.MEAN)));
+    results.inPeerRounds("fabric8 informer", PooledRatio.of(List.of(new double[] {170, 165}), fabric8Without.subList(0, 1), PooledRatio.Summary.MEDIAN));
 
     Map<String, Object> queueSettings = new LinkedHashMap<>();
     queueSettings.put("objects", 100_000);
